@@ -1,0 +1,15 @@
+import type { Context } from 'hono';
+import type { DomainContext } from '../domain/context.js';
+import type { AppDeps } from '../http/deps.js';
+import type { AppEnv } from '../http/env.js';
+
+/** The domain context of the authenticated partner of this request. */
+export function domainContext(deps: AppDeps, c: Context<AppEnv>): DomainContext {
+  return {
+    store: deps.store,
+    partnerId: c.get('partner').id,
+    clock: c.get('clock'),
+    ids: deps.ids,
+    randomBytes: deps.randomBytes,
+  };
+}

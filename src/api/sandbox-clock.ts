@@ -1,0 +1,63 @@
+import { createRoute } from '@hono/zod-openapi';
+import { parseDuration } from '../engine/clock.js';
+import { advanceClock, clockView, freezeClock, resumeClock } from '../engine/clock-control.js';
+import type { AppDeps } from '../http/deps.js';
+import { createRouter } from '../http/router.js';
+import { COMMON_ERRORS, json, problemResponses } from './schemas/common.js';
+import { AdvanceClockBody, ClockSchema } from './schemas/sandbox.js';
+
+const tags = ['Sandbox control'];
+
+const show = createRoute({
+  method: 'get',
+  path: '/sandbox/clock',
+  tags,
+  summary: "Read the partner's clock",
+  responses: { 200: json(ClockSchema, 'The clock'), ...problemResponses(...COMMON_ERRORS) },
+});
+
+const advance = createRoute({
+  method: 'post',
+  path: '/sandbox/clock/advance',
+  tags,
+  summary: 'Move the partner clock forward by a duration or to a date-time',
+  description:
+    "Answers when the partner's world is at the target: every timed job that falls due on the way runs first, in due-time order.",
+  request: { body: { required: true, content: { 'application/json': { schema: AdvanceClockBody } } } },
+  responses: {
+    200: json(ClockSchema, 'The clock after the move'),
+    ...problemResponses(400, 422, ...COMMON_ERRORS),
+  },
+});
+
+const freeze = createRoute({
+  method: 'post',
+  path: '/sandbox/clock/freeze',
+  tags,
+  summary: 'Stop the partner clock at its current reading',
+  responses: { 200: json(ClockSchema, 'The clock'), ...problemResponses(...COMMON_ERRORS) },
+});
+
+const resume = createRoute({
+  method: 'post',
+  path: '/sandbox/clock/resume',
+  tags,
+  summary: 'Let the partner clock run again from its current reading',
+  responses: { 200: json(ClockSchema, 'The clock'), ...problemResponses(...COMMON_ERRORS) },
+});
+
+export function sandboxClockRoutes(deps: AppDeps) {
+  const app = createRouter();
+  app.openapi(show, (c) => c.json(clockView(deps, c.get('partner').id), 200));
+  app.openapi(advance, (c) => {
+    const body = c.req.valid('json');
+    const target =
+      body.to !== undefined
+        ? Date.parse(body.to)
+        : c.get('clock').nowMs() + (parseDuration(body.by ?? '') ?? 0);
+    return c.json(advanceClock(deps, c.get('partner').id, target), 200);
+  });
+  app.openapi(freeze, (c) => c.json(freezeClock(deps, c.get('partner').id), 200));
+  app.openapi(resume, (c) => c.json(resumeClock(deps, c.get('partner').id), 200));
+  return app;
+}

@@ -1,0 +1,40 @@
+import { z } from '@hono/zod-openapi';
+import { DateTime } from './common.js';
+
+export const TokenResponseSchema = z
+  .object({
+    access_token: z.string().openapi({ example: 'svc_at_eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.e30.sig' }),
+    token_type: z.literal('Bearer'),
+    expires_in: z.number().int().openapi({ example: 3600 }),
+  })
+  .openapi('AccessToken');
+
+export const TokenRequestSchema = z
+  .object({ grant_type: z.literal('client_credentials').optional() })
+  .openapi('TokenRequest');
+
+export const CredentialSchema = z
+  .object({
+    client_id: z.string(),
+    name: z.string(),
+    status: z.enum(['active', 'revoked']),
+    created_at: DateTime,
+    revoked_at: DateTime.nullable(),
+  })
+  .openapi('Credential');
+
+export const NewCredentialSchema = z
+  .object({
+    client_id: z.string(),
+    client_secret: z
+      .string()
+      .openapi({ description: 'Shown only in this response', example: 'svc_cs_test_…' }),
+    name: z.string(),
+    status: z.literal('active'),
+    created_at: DateTime,
+  })
+  .openapi('NewCredential');
+
+export const CreateCredentialBody = z
+  .object({ name: z.string().min(1).max(200).openapi({ example: 'ci-pipeline' }) })
+  .openapi('CreateCredentialRequest');

@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../default-partner.js';
+import { startServer } from '../server.js';
+
+/** Default requests per second per partner (documented in the README). */
+export const DEFAULT_RATE_LIMIT = 100;
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve', { isDefault: true })
+    .description('start the sandbox HTTP server')
+    .option('-p, --port <port>', 'port to listen on (env PORT)', process.env.PORT ?? '8080')
+    .option('--host <host>', 'interface to bind (env HOST)', process.env.HOST ?? '127.0.0.1')
+    .option('--clock <mode>', 'how partner clocks start: running | frozen', 'running')
+    .option('--data <file>', 'persist to this JSON file (default: in memory)')
+    .option('--public-url <url>', 'absolute URL partners reach the sandbox at (hosted pages, problem types)')
+    .option('--webhook-http-hosts <hosts>', 'comma-separated hosts allowed as plain-http webhook targets', '')
+    .option(
+      '--rate-limit <rps>',
+      'requests per second per partner; 0 turns it off',
+      String(DEFAULT_RATE_LIMIT),
+    )
+    .action(async (opts: Record<string, string | undefined>) => {
+      const port = Number(opts.port);
+      const rateLimit = Number(opts.rateLimit);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        fail(`--port must be 0..65535, got "${opts.port}"`);
+      if (!Number.isFinite(rateLimit) || rateLimit < 0)
+        fail(`--rate-limit must be a number >= 0, got "${opts.rateLimit}"`);
+      if (opts.clock !== 'running' && opts.clock !== 'frozen')
+        fail(`--clock must be running or frozen, got "${opts.clock}"`);
+      let credential: ReturnType<typeof defaultCredentialFromEnv>;
+      try {
+        credential = defaultCredentialFromEnv(process.env);
+      } catch (error) {
+        fail((error as Error).message);
+      }
+      const server = await startServer({
+        port,
+        host: opts.host ?? '127.0.0.1',
+        dataFile: opts.data,
+        publicUrl: opts.publicUrl,
+        clockMode: opts.clock,
+        webhookHttpHosts: (opts.webhookHttpHosts ?? '')
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+        rateLimit,
+        credential,
+      });
+      const publicUrl = server.deps.config.publicUrl;
+      console.log(`credit-sandbox listening on ${server.url}`);
+      console.log(`  API       ${publicUrl}/v3`);
+      console.log(`  docs      ${publicUrl}/docs   (OpenAPI: ${publicUrl}/v3/openapi.json)`);
+      console.log(
+        `  storage   ${opts.data ? opts.data : 'in memory'}; clock ${opts.clock}; rate limit ${rateLimit || 'off'}`,
+      );
+      console.log(`  default partner ${DEFAULT_PARTNER_ID}`);
+      console.log(`    client_id      ${credential.clientId}`);
+      console.log(`    client_secret  ${credential.clientSecret}`);
+      const stop = async () => {
+        await server.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+}
+
+function fail(message: string): never {
+  console.error(`credit-sandbox: ${message}`);
+  process.exit(2);
+}

@@ -1,0 +1,132 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { authRoutes } from '../api/auth.js';
+import { sandboxClockRoutes } from '../api/sandbox-clock.js';
+import { sandboxPartnerRoutes } from '../api/sandbox-partners.js';
+import { ApiError } from '../domain/errors.js';
+import type { AppDeps } from './deps.js';
+import { docsRoutes } from './docs.js';
+import type { AppEnv } from './env.js';
+import { RouteTable } from './method-not-allowed.js';
+import { authenticate } from './middleware/authenticate.js';
+import { durable } from './middleware/durable.js';
+import { IDEMPOTENT_POSTS, idempotency } from './middleware/idempotency.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { problemResponse } from './problem.js';
+import type { createRouter } from './router.js';
+
+/** API version the sandbox simulates (the spec's interface version). */
+export const API_VERSION = '2026-03-01';
+/** Largest request body accepted anywhere; endpoints may set lower limits of their own. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** Every router mounted under /v3, in documentation order. */
+const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
+  authRoutes,
+  sandboxPartnerRoutes,
+  sandboxClockRoutes,
+];
+
+/** Builds the whole sandbox as a Hono app; the node server only wires it to a port. */
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  // Read on use: the server learns its public URL only once it listens (port 0 picks one).
+  const publicUrl = () => deps.config.publicUrl;
+
+  app.use(
+    '/v3/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError('payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+      },
+    }),
+  );
+  app.use('/v3/*', authenticate(deps));
+  app.use('/v3/*', rateLimit(deps));
+  app.use('/v3/*', durable(deps));
+  app.on(
+    'POST',
+    IDEMPOTENT_POSTS.map((path) => `/v3${path}`),
+    idempotency(deps),
+  );
+
+  for (const routes of ROUTERS) app.route('/v3', routes(deps));
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Access token from POST /v3/auth/token (prefix svc_at_)',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'basicAuth', {
+    type: 'http',
+    scheme: 'basic',
+    description: 'client_id:client_secret, only for POST /v3/auth/token',
+  });
+  app.doc31('/v3/openapi.json', () => ({
+    openapi: '3.1.0',
+    info: {
+      title: 'credit-sandbox — embedded credit API',
+      version: API_VERSION,
+      description:
+        'A stateful sandbox of the embedded-credit partner API. Endpoints under /v3/sandbox control the sandbox (clock, outcomes, events) and do not exist in production.',
+    },
+    servers: [{ url: publicUrl() }],
+    security: [{ bearerAuth: [] }],
+  }));
+
+  app.route('/', docsRoutes());
+  app.get('/', (c) => c.redirect('/docs'));
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+
+  let routeTable: RouteTable | undefined;
+  app.notFound((c) => {
+    routeTable ??= new RouteTable(
+      app.openAPIRegistry.definitions.flatMap((d) => (d.type === 'route' ? [d.route] : [])),
+    );
+    const allowed = routeTable.allowedMethods(c.req.path);
+    if (allowed.length > 0) {
+      return problemResponse(
+        c,
+        new ApiError(
+          'method_not_allowed',
+          `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(', ')}.`,
+          {
+            headers: { Allow: allowed.join(', ') },
+          },
+        ),
+        publicUrl(),
+      );
+    }
+    return problemResponse(
+      c,
+      new ApiError(
+        'route_not_found',
+        `No endpoint ${c.req.method} ${c.req.path}. See /v3/openapi.json or /docs.`,
+      ),
+      publicUrl(),
+    );
+  });
+
+  app.onError((error, c) => problemResponse(c, toApiError(error, deps), publicUrl()));
+  return app;
+}
+
+/** Maps anything thrown to a problem; unexpected errors are logged and answer 500. */
+function toApiError(error: unknown, deps: AppDeps): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException) {
+    if (error.status === 400 && /json/i.test(error.message)) {
+      return new ApiError('malformed_json', 'The request body is not valid JSON.', { param: 'body' });
+    }
+    if (error.status === 400) return new ApiError('validation_failed', error.message, { param: 'body' });
+    if (error.status === 413) return new ApiError('payload_too_large', error.message);
+  }
+  deps.log.error('unexpected error while handling a request', error);
+  return new ApiError(
+    'internal_error',
+    'The sandbox failed unexpectedly; the error was logged. It is safe to retry.',
+  );
+}

@@ -1,0 +1,39 @@
+import type { IdSource, RandomBytes } from '../lib/ids.js';
+import type { Persistence } from '../store/persistence.js';
+import type { Store } from '../store/store.js';
+
+/** Server-wide settings that change behaviour (flags and environment). */
+export interface AppConfig {
+  /** Base for absolute URLs a person or another system follows (hosted pages, problem types). */
+  publicUrl: string;
+  /** Hosts besides loopback that webhook endpoints may reach over plain http. */
+  webhookHttpHosts: string[];
+  /** Requests per second per partner; 0 disables rate limiting. */
+  rateLimit: number;
+  /** How new partners' clocks start. */
+  clockMode: 'running' | 'frozen';
+}
+
+export interface Logger {
+  info(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+/** Everything the app needs, built once and passed in (real implementations by default in `server.ts`). */
+export interface AppDeps {
+  store: Store;
+  persistence: Persistence;
+  ids: IdSource;
+  randomBytes: RandomBytes;
+  /** Real wall-clock milliseconds; partner clocks are derived from it. */
+  realNow: () => number;
+  config: AppConfig;
+  log: Logger;
+}
+
+export const DEFAULT_CONFIG: AppConfig = {
+  publicUrl: 'http://localhost:8080',
+  webhookHttpHosts: [],
+  rateLimit: 100,
+  clockMode: 'running',
+};

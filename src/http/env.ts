@@ -1,0 +1,11 @@
+import type { Clock } from '../engine/clock.js';
+import type { PartnerRecord } from '../store/records.js';
+
+/** Typed request variables set by the middleware (`c.get('partner')`). */
+export interface AppEnv {
+  Variables: {
+    partner: PartnerRecord;
+    clientId: string;
+    clock: Clock;
+  };
+}

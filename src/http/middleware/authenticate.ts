@@ -1,0 +1,85 @@
+import type { MiddlewareHandler } from 'hono';
+import { assertNotExpired, decodeAccessToken, type TokenSubject } from '../../domain/access-tokens.js';
+import { authenticateClient } from '../../domain/credentials.js';
+import { ApiError } from '../../domain/errors.js';
+import { partnerClock } from '../../domain/partners.js';
+import type { AppDeps } from '../deps.js';
+import type { AppEnv } from '../env.js';
+
+/** Paths under /v3 that need no credentials at all. */
+const PUBLIC_PATHS = new Set(['/v3/openapi.json']);
+/** The one path authenticated with HTTP Basic client credentials instead of a bearer token. */
+export const TOKEN_PATH = '/v3/auth/token';
+
+// Verified signatures are cached so a hot path does not recompute the HMAC per request. Expiry is
+// still checked against the partner clock every time (the clock can jump).
+const CACHE_LIMIT = 10_000;
+
+/**
+ * Establishes the partner: HTTP Basic on the token endpoint, a bearer token everywhere else.
+ * Sets `partner`, `clientId` and the partner's `clock` for later middleware and handlers.
+ */
+export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  const verified = new Map<string, TokenSubject>();
+  const key = () => Buffer.from(deps.store.meta.signing_key, 'base64url');
+
+  return async (c, next) => {
+    const path = c.req.path;
+    if (PUBLIC_PATHS.has(path)) return next();
+    const header = c.req.header('authorization') ?? '';
+    let partnerId: string;
+    let clientId: string;
+    if (path === TOKEN_PATH) {
+      const basic = parseBasic(header);
+      const credential = authenticateClient(deps.store.credentials, basic.clientId, basic.secret);
+      partnerId = credential.partner_id;
+      clientId = credential.id;
+    } else {
+      const token = parseBearer(header);
+      let subject = verified.get(token);
+      if (!subject) {
+        subject = decodeAccessToken(token, key());
+        if (verified.size >= CACHE_LIMIT) verified.clear();
+        verified.set(token, subject);
+      }
+      if (!deps.store.partners.get(subject.partnerId)) {
+        throw new ApiError('invalid_token', 'The partner this token was issued for no longer exists.');
+      }
+      assertNotExpired(subject, partnerClock(deps, subject.partnerId));
+      partnerId = subject.partnerId;
+      clientId = subject.clientId;
+    }
+    const partner = deps.store.partners.get(partnerId);
+    if (!partner) throw new ApiError('invalid_client', 'The partner of this credential no longer exists.');
+    c.set('partner', partner);
+    c.set('clientId', clientId);
+    c.set('clock', partnerClock(deps, partnerId));
+    return next();
+  };
+}
+
+function parseBearer(header: string): string {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw new ApiError(
+      header ? 'invalid_token' : 'authentication_required',
+      header
+        ? 'The Authorization header must be "Bearer <access_token>".'
+        : 'Missing Authorization header. Send "Authorization: Bearer <access_token>"; get a token from POST /v3/auth/token.',
+    );
+  }
+  return match[1] as string;
+}
+
+function parseBasic(header: string): { clientId: string; secret: string } {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  const decoded = match ? Buffer.from(match[1] as string, 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) {
+    throw new ApiError(
+      header ? 'invalid_client' : 'authentication_required',
+      'POST /v3/auth/token needs "Authorization: Basic base64(client_id:client_secret)".',
+    );
+  }
+  return { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}

@@ -1,0 +1,30 @@
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from '../../domain/errors.js';
+import type { AppDeps } from '../deps.js';
+import type { AppEnv } from '../env.js';
+import { RateLimiter } from '../rate-limiter.js';
+
+/** Per-partner rate limit with `RateLimit-*` headers on every response and 429 + `Retry-After`. */
+export function rateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  const rate = deps.config.rateLimit;
+  const limiter = rate > 0 ? new RateLimiter(rate, deps.realNow) : undefined;
+  return async (c, next) => {
+    const partner = c.get('partner');
+    if (!limiter || !partner) return next();
+    const decision = limiter.take(partner.id);
+    const headers = {
+      'RateLimit-Limit': String(decision.limit),
+      'RateLimit-Remaining': String(decision.remaining),
+      'RateLimit-Reset': String(decision.resetSeconds),
+    };
+    if (!decision.allowed) {
+      throw new ApiError(
+        'rate_limited',
+        `More than ${rate} requests per second for this partner. Retry after ${decision.retryAfterSeconds} s, or start the sandbox with a higher --rate-limit (0 turns it off).`,
+        { headers: { ...headers, 'Retry-After': String(decision.retryAfterSeconds) } },
+      );
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}

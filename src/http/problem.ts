@@ -1,0 +1,44 @@
+import type { Context } from 'hono';
+import { ApiError, type ErrorCode } from '../domain/errors.js';
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  code: ErrorCode;
+  param?: string;
+  errors?: { param: string; detail: string; code?: string }[];
+}
+
+/** The stable URI of a problem type: a page this sandbox serves that explains the code. */
+export function problemTypeUrl(publicUrl: string, code: ErrorCode): string {
+  return `${publicUrl.replace(/\/$/, '')}/problems/${code}`;
+}
+
+export function problemBody(error: ApiError, publicUrl: string, instance: string): ProblemBody {
+  const body: ProblemBody = {
+    type: problemTypeUrl(publicUrl, error.code),
+    title: error.title,
+    status: error.status,
+    detail: error.message,
+    instance,
+    code: error.code,
+  };
+  if (error.param !== undefined) body.param = error.param;
+  if (error.errors !== undefined) body.errors = error.errors;
+  return body;
+}
+
+/** Renders an ApiError as application/problem+json. */
+export function problemResponse(c: Context, error: ApiError, publicUrl: string): Response {
+  const headers = new Headers({ 'content-type': 'application/problem+json' });
+  for (const [name, value] of Object.entries(error.headers ?? {})) headers.set(name, value);
+  return new Response(JSON.stringify(problemBody(error, publicUrl, c.req.path)), {
+    status: error.status,
+    headers,
+  });
+}
+
+export { ApiError };

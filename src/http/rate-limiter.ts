@@ -1,0 +1,45 @@
+/**
+ * Token buckets, one per partner, refilled continuously at `rate` tokens a second up to `rate`
+ * (one second of burst). Uses real time, not the partner clock: a rate limit protects the process
+ * from real load, and a clock jump must not refill or drain a bucket.
+ */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Seconds to wait before a request would be allowed (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updatedMs: number;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly rate: number,
+    private readonly realNow: () => number,
+  ) {}
+
+  take(key: string): RateDecision {
+    const now = this.realNow();
+    const bucket = this.buckets.get(key) ?? { tokens: this.rate, updatedMs: now };
+    bucket.tokens = Math.min(this.rate, bucket.tokens + ((now - bucket.updatedMs) / 1000) * this.rate);
+    bucket.updatedMs = now;
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    this.buckets.set(key, bucket);
+    return {
+      allowed,
+      limit: this.rate,
+      remaining: Math.floor(bucket.tokens),
+      resetSeconds: Math.ceil((this.rate - bucket.tokens) / this.rate),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / this.rate)),
+    };
+  }
+}

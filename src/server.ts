@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
+import { createApp } from './http/app.js';
+import type { AppConfig, AppDeps, Logger } from './http/deps.js';
+import { cryptoRandomBytes, randomIds } from './lib/ids.js';
+import { FilePersistence, memoryPersistence } from './store/persistence.js';
+import { Store } from './store/store.js';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  /** JSON file to persist to; in-memory when absent. */
+  dataFile?: string | undefined;
+  /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
+  publicUrl?: string | undefined;
+  clockMode: AppConfig['clockMode'];
+  webhookHttpHosts: string[];
+  rateLimit: number;
+  credential: DefaultCredential;
+  log?: Logger;
+}
+
+export interface RunningServer {
+  url: string;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export const consoleLogger: Logger = {
+  info: (message) => console.log(message),
+  error: (message, error) => console.error(message, error),
+};
+
+/** Builds the real dependencies, restores `--data`, and serves the app on a port. */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const store = new Store(randomBytes(32).toString('base64url'));
+  const file = options.dataFile ? new FilePersistence(options.dataFile, store) : undefined;
+  if (file) await file.load();
+  const log = options.log ?? consoleLogger;
+  const config: AppConfig = {
+    publicUrl: '',
+    webhookHttpHosts: options.webhookHttpHosts,
+    rateLimit: options.rateLimit,
+    clockMode: options.clockMode,
+  };
+  const deps: AppDeps = {
+    store,
+    persistence: file ?? memoryPersistence,
+    ids: randomIds,
+    randomBytes: cryptoRandomBytes,
+    realNow: () => Date.now(),
+    config,
+    log,
+  };
+  ensureDefaultPartner(deps, options.credential, options.clockMode);
+  await deps.persistence.flush();
+
+  const app = createApp(deps);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: (req) => app.fetch(req), port: options.port, hostname: options.host }, () =>
+      resolve(s),
+    );
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
+  config.publicUrl = (options.publicUrl ?? `http://${shownHost}:${address.port}`).replace(/\/$/, '');
+
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    deps,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+      }).then(() => deps.persistence.flush()),
+  };
+}

@@ -1,0 +1,127 @@
+import type { TableIndex } from './table.js';
+
+/** Maps a unique key (e.g. partner + external id) to one row. Rows whose key is undefined are skipped. */
+export class UniqueIndex<T> implements TableIndex<T> {
+  private readonly map = new Map<string, T>();
+  constructor(private readonly key: (row: T) => string | undefined) {}
+
+  add(row: T): void {
+    const k = this.key(row);
+    if (k !== undefined) this.map.set(k, row);
+  }
+  remove(row: T): void {
+    const k = this.key(row);
+    if (k !== undefined && this.map.get(k) === row) this.map.delete(k);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+  get(key: string): T | undefined {
+    return this.map.get(key);
+  }
+}
+
+/** Groups rows by a key (e.g. partner id); iteration order is insertion order. */
+export class GroupIndex<T extends { id: string }> implements TableIndex<T> {
+  private readonly groups = new Map<string, Map<string, T>>();
+  constructor(private readonly key: (row: T) => string | undefined) {}
+
+  add(row: T): void {
+    const k = this.key(row);
+    if (k === undefined) return;
+    let group = this.groups.get(k);
+    if (!group) {
+      group = new Map();
+      this.groups.set(k, group);
+    }
+    group.set(row.id, row);
+  }
+  remove(row: T): void {
+    const k = this.key(row);
+    if (k === undefined) return;
+    const group = this.groups.get(k);
+    group?.delete(row.id);
+    if (group && group.size === 0) this.groups.delete(k);
+  }
+  clear(): void {
+    this.groups.clear();
+  }
+  get(key: string): readonly T[] {
+    const group = this.groups.get(key);
+    return group ? [...group.values()] : [];
+  }
+  count(key: string): number {
+    return this.groups.get(key)?.size ?? 0;
+  }
+}
+
+/** Total order over rows; must never answer 0 for two different rows (break ties with `seq`). */
+export type RowOrder<T> = (a: T, b: T) => number;
+
+/**
+ * Rows grouped by a key, each group kept sorted ascending by `order`. Serves cursor pagination in
+ * O(log n + page size): the cursor row is found by binary search, never by a scan.
+ */
+export class SortedIndex<T> implements TableIndex<T> {
+  private readonly groups = new Map<string, T[]>();
+  constructor(
+    private readonly key: (row: T) => string | undefined,
+    readonly order: RowOrder<T>,
+  ) {}
+
+  add(row: T): void {
+    const k = this.key(row);
+    if (k === undefined) return;
+    let list = this.groups.get(k);
+    if (!list) {
+      list = [];
+      this.groups.set(k, list);
+    }
+    list.splice(this.lowerBound(list, row), 0, row);
+  }
+  remove(row: T): void {
+    const k = this.key(row);
+    if (k === undefined) return;
+    const list = this.groups.get(k);
+    if (!list) return;
+    const at = this.lowerBound(list, row);
+    if (list[at] === row) list.splice(at, 1);
+    if (list.length === 0) this.groups.delete(k);
+  }
+  clear(): void {
+    this.groups.clear();
+  }
+  /** The group's rows in ascending order (a live view: do not mutate). */
+  rows(key: string): readonly T[] {
+    return this.groups.get(key) ?? [];
+  }
+  /** Position of `row` in its group, or -1 if it is not there. */
+  positionOf(key: string, row: T): number {
+    const list = this.groups.get(key);
+    if (!list) return -1;
+    const at = this.lowerBound(list, row);
+    return list[at] === row ? at : -1;
+  }
+
+  private lowerBound(list: readonly T[], row: T): number {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.order(list[mid] as T, row) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** Compares ISO timestamps (or any strings), then the insertion sequence to make the order total. */
+export function byField<T extends { seq: number }>(field: (row: T) => string): RowOrder<T> {
+  return (a, b) => {
+    const fa = field(a);
+    const fb = field(b);
+    if (fa < fb) return -1;
+    if (fa > fb) return 1;
+    return a.seq - b.seq;
+  };
+}

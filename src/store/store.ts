@@ -1,0 +1,69 @@
+import { byField, SortedIndex } from './indexes.js';
+import type { CredentialRecord, IdempotencyRecord, PartnerRecord } from './records.js';
+import { Table } from './table.js';
+
+/** Everything the store persists, as written to `--data FILE`. */
+export interface Snapshot {
+  version: 1;
+  meta: StoreMeta;
+  tables: Record<string, unknown[]>;
+}
+
+export interface StoreMeta {
+  seq: number;
+  /** Base64url HMAC key for access tokens; kept so tokens survive a restart. */
+  signing_key: string;
+}
+
+/** In-memory tables with the indexes the queries need. */
+export class Store {
+  meta: StoreMeta;
+
+  readonly partners = new Table<PartnerRecord>('partners');
+  readonly credentials = new Table<CredentialRecord>('credentials');
+  readonly credentialsByPartner = this.credentials.index(
+    new SortedIndex<CredentialRecord>(
+      (r) => r.partner_id,
+      byField((r) => r.created_at),
+    ),
+  );
+  readonly idempotency = new Table<IdempotencyRecord>('idempotency');
+
+  /** Tables in the order they are written and restored. */
+  private readonly tables: Table<{ id: string }>[] = [];
+
+  constructor(signingKey: string) {
+    this.meta = { seq: 0, signing_key: signingKey };
+    this.register(this.partners, this.credentials, this.idempotency);
+  }
+
+  /** Adds tables to the snapshot; later modules call this for the tables they own. */
+  register(...tables: Table<{ id: string }>[]): void {
+    // Tables are invariant in T; persistence only needs id-keyed rows, so widen here once.
+    this.tables.push(...(tables as unknown as Table<{ id: string }>[]));
+  }
+
+  /** Next value of the store-wide insertion counter. */
+  nextSeq(): number {
+    this.meta.seq += 1;
+    return this.meta.seq;
+  }
+
+  partnerCredential(partnerId: string, clientId: string): CredentialRecord | undefined {
+    const row = this.credentials.get(clientId);
+    return row && row.partner_id === partnerId ? row : undefined;
+  }
+
+  snapshot(): Snapshot {
+    const tables: Record<string, unknown[]> = {};
+    for (const table of this.tables) tables[table.name] = table.dump();
+    return { version: 1, meta: { ...this.meta }, tables };
+  }
+
+  restore(snapshot: Snapshot): void {
+    this.meta = { ...snapshot.meta };
+    for (const table of this.tables) {
+      table.load((snapshot.tables[table.name] ?? []) as { id: string }[]);
+    }
+  }
+}

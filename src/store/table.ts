@@ -1,0 +1,94 @@
+/** A secondary index kept in step with a table: told of every row added and removed. */
+export interface TableIndex<T> {
+  add(row: T): void;
+  remove(row: T): void;
+  clear(): void;
+}
+
+/**
+ * An in-memory table of immutable rows keyed by `id`. Rows are replaced, never mutated, so an
+ * index can always remove the old version of a row before adding the new one.
+ */
+export class Table<T extends { id: string }> {
+  private readonly rows = new Map<string, T>();
+  private readonly indexes: TableIndex<T>[] = [];
+
+  constructor(readonly name: string) {}
+
+  /** Registers an index and feeds it the rows already present; returns it for typed use. */
+  index<I extends TableIndex<T>>(index: I): I {
+    this.indexes.push(index);
+    for (const row of this.rows.values()) index.add(row);
+    return index;
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  get(id: string): T | undefined {
+    return this.rows.get(id);
+  }
+
+  values(): IterableIterator<T> {
+    return this.rows.values();
+  }
+
+  insert(row: T): T {
+    if (this.rows.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
+    this.rows.set(row.id, row);
+    for (const index of this.indexes) index.add(row);
+    return row;
+  }
+
+  /** Replaces the stored row with the same id (which must exist) and returns the new row. */
+  replace(row: T): T {
+    const old = this.rows.get(row.id);
+    if (!old) throw new Error(`${this.name}: no row ${row.id} to replace`);
+    for (const index of this.indexes) index.remove(old);
+    this.rows.set(row.id, row);
+    for (const index of this.indexes) index.add(row);
+    return row;
+  }
+
+  /** Applies a change to the row with this id and stores the result. */
+  update(id: string, change: (row: T) => T): T {
+    const old = this.rows.get(id);
+    if (!old) throw new Error(`${this.name}: no row ${id} to update`);
+    return this.replace(change(old));
+  }
+
+  delete(id: string): T | undefined {
+    const old = this.rows.get(id);
+    if (!old) return undefined;
+    for (const index of this.indexes) index.remove(old);
+    this.rows.delete(id);
+    return old;
+  }
+
+  /** Removes every row for which `predicate` holds. */
+  deleteWhere(predicate: (row: T) => boolean): number {
+    let removed = 0;
+    for (const row of [...this.rows.values()]) {
+      if (predicate(row)) {
+        this.delete(row.id);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  clear(): void {
+    this.rows.clear();
+    for (const index of this.indexes) index.clear();
+  }
+
+  dump(): T[] {
+    return [...this.rows.values()];
+  }
+
+  load(rows: readonly T[]): void {
+    this.clear();
+    for (const row of rows) this.insert(row);
+  }
+}
