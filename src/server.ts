@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
+import { createDeps } from './deps.js';
 import { createApp } from './http/app.js';
 import type { AppConfig, AppDeps, Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
@@ -45,7 +46,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     rateLimit: options.rateLimit,
     clockMode: options.clockMode,
   };
-  const deps: AppDeps = {
+  const deps: AppDeps = createDeps({
     store,
     persistence: file ?? memoryPersistence,
     ids: randomIds,
@@ -53,11 +54,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     realNow: () => Date.now(),
     config,
     log,
-  };
+  });
   ensureDefaultPartner(deps, options.credential, options.clockMode);
   await deps.persistence.flush();
 
   const app = createApp(deps);
+  deps.engine.start();
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: (req) => app.fetch(req), port: options.port, hostname: options.host }, () =>
       resolve(s),
@@ -70,9 +72,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   return {
     url: `http://${shownHost}:${address.port}`,
     deps,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-      }).then(() => deps.persistence.flush()),
+    close: async () => {
+      deps.engine.stop();
+      await new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+      await deps.persistence.flush();
+    },
   };
 }

@@ -5,11 +5,5 @@ import type { AppEnv } from '../http/env.js';
 
 /** The domain context of the authenticated partner of this request. */
 export function domainContext(deps: AppDeps, c: Context<AppEnv>): DomainContext {
-  return {
-    store: deps.store,
-    partnerId: c.get('partner').id,
-    clock: c.get('clock'),
-    ids: deps.ids,
-    randomBytes: deps.randomBytes,
-  };
+  return deps.engine.context(c.get('partner').id, c.get('clock'));
 }

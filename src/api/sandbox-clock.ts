@@ -1,6 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
 import { parseDuration } from '../engine/clock.js';
-import { advanceClock, clockView, freezeClock, resumeClock } from '../engine/clock-control.js';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
 import { COMMON_ERRORS, json, problemResponses } from './schemas/common.js';
@@ -48,16 +47,16 @@ const resume = createRoute({
 
 export function sandboxClockRoutes(deps: AppDeps) {
   const app = createRouter();
-  app.openapi(show, (c) => c.json(clockView(deps, c.get('partner').id), 200));
+  app.openapi(show, (c) => c.json(deps.engine.clockView(c.get('partner').id), 200));
   app.openapi(advance, (c) => {
     const body = c.req.valid('json');
     const target =
       body.to !== undefined
         ? Date.parse(body.to)
         : c.get('clock').nowMs() + (parseDuration(body.by ?? '') ?? 0);
-    return c.json(advanceClock(deps, c.get('partner').id, target), 200);
+    return c.json(deps.engine.advance(c.get('partner').id, target), 200);
   });
-  app.openapi(freeze, (c) => c.json(freezeClock(deps, c.get('partner').id), 200));
-  app.openapi(resume, (c) => c.json(resumeClock(deps, c.get('partner').id), 200));
+  app.openapi(freeze, (c) => c.json(deps.engine.freeze(c.get('partner').id), 200));
+  app.openapi(resume, (c) => c.json(deps.engine.resume(c.get('partner').id), 200));
   return app;
 }

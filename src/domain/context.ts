@@ -1,10 +1,13 @@
 import type { Clock } from '../engine/clock.js';
+import type { EventType } from '../engine/event-types.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
+import type { EventRecord, JobRecord, JsonObject } from '../store/records.js';
 import type { Store } from '../store/store.js';
 
 /**
- * What a domain operation works with: the store, one partner and that partner's clock, and the
- * id/random sources. Passed in, never imported, so domain code stays pure and testable.
+ * What a domain operation works with: the store, one partner and that partner's clock, the
+ * id/random sources, the event log and the scheduler. Passed in, never imported, so domain code
+ * stays pure and testable. Inside a timed job `clock` reads the job's own due time.
  */
 export interface DomainContext {
   store: Store;
@@ -12,4 +15,16 @@ export interface DomainContext {
   clock: Clock;
   ids: IdSource;
   randomBytes: RandomBytes;
+  /** Appends an event (timestamp = clock now) to the partner's log and fans it out to webhooks. */
+  emit(type: EventType, data: JsonObject): EventRecord;
+  /** Schedules a timed job on the partner clock. */
+  schedule(kind: string, payload: JsonObject, dueAtMs: number): JobRecord;
+  /** Cancels a pending job (no-op when it already ran). */
+  cancelJob(jobId: string): void;
 }
+
+/** The part of a context that operations without events or jobs need (credentials, partners). */
+export type CoreContext = Pick<DomainContext, 'store' | 'partnerId' | 'clock' | 'ids' | 'randomBytes'>;
+
+/** A timed job's body: a domain function run with the job's due time as `now`. */
+export type JobHandler = (ctx: DomainContext, payload: JsonObject) => void;

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { CredentialRecord } from '../store/records.js';
-import type { DomainContext } from './context.js';
+import type { CoreContext } from './context.js';
 import { ApiError, notFound } from './errors.js';
 
 /** Sandbox client secrets carry this prefix, as the real service's sandbox secrets do. */
@@ -31,7 +31,7 @@ export function hashSecret(secret: string): string {
 
 /** Creates a credential. `fixed` pins the pair (the default partner's well-known credential). */
 export function issueCredential(
-  ctx: DomainContext,
+  ctx: CoreContext,
   name: string,
   fixed?: { clientId: string; clientSecret: string },
 ): { row: CredentialRecord; secret: string } {
@@ -50,7 +50,7 @@ export function issueCredential(
 }
 
 /** Revokes a credential now; revoking a revoked one answers it unchanged (DELETE is idempotent). */
-export function revokeCredential(ctx: DomainContext, clientId: string): CredentialRecord {
+export function revokeCredential(ctx: CoreContext, clientId: string): CredentialRecord {
   const row = ctx.store.partnerCredential(ctx.partnerId, clientId);
   if (!row) throw notFound('credential', clientId);
   if (row.status === 'revoked') return row;

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { authRoutes } from '../api/auth.js';
 import { sandboxClockRoutes } from '../api/sandbox-clock.js';
+import { sandboxEventRoutes } from '../api/sandbox-events.js';
 import { sandboxPartnerRoutes } from '../api/sandbox-partners.js';
 import { ApiError } from '../domain/errors.js';
 import type { AppDeps } from './deps.js';
@@ -26,6 +27,7 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   authRoutes,
   sandboxPartnerRoutes,
   sandboxClockRoutes,
+  sandboxEventRoutes,
 ];
 
 /** Builds the whole sandbox as a Hono app; the node server only wires it to a port. */

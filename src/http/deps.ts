@@ -1,3 +1,4 @@
+import type { Engine } from '../engine/engine.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { Persistence } from '../store/persistence.js';
 import type { Store } from '../store/store.js';
@@ -29,6 +30,8 @@ export interface AppDeps {
   realNow: () => number;
   config: AppConfig;
   log: Logger;
+  /** Partner clocks, event log and scheduler. */
+  engine: Engine;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {

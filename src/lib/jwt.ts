@@ -21,7 +21,7 @@ export function verifyJwt(token: string, key: Buffer): JwtClaims | undefined {
   if (parts.length !== 3) return undefined;
   const [header, payload, signature] = parts as [string, string, string];
   const decodedHeader = parseJson(header);
-  if (!decodedHeader || decodedHeader.alg !== 'HS256') return undefined;
+  if (decodedHeader?.alg !== 'HS256') return undefined;
   const expected = Buffer.from(hmac(`${header}.${payload}`, key));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;

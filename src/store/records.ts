@@ -42,3 +42,27 @@ export interface IdempotencyRecord {
   body: string;
   expires_at_ms: number;
 }
+
+/** JSON data an event or a job carries. */
+export type JsonObject = { [key: string]: JsonValue };
+export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+
+/** One entry of a partner's event log; `timestamp` is the partner-clock time of the change. */
+export interface EventRecord {
+  id: string;
+  seq: number;
+  partner_id: string;
+  type: string;
+  timestamp: string;
+  data: JsonObject;
+}
+
+/** A timed job: runs when the partner clock reaches `due_at_ms`, seeing that time as `now`. */
+export interface JobRecord {
+  id: string;
+  seq: number;
+  partner_id: string;
+  kind: string;
+  due_at_ms: number;
+  payload: JsonObject;
+}

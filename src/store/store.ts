@@ -1,5 +1,11 @@
 import { byField, SortedIndex } from './indexes.js';
-import type { CredentialRecord, IdempotencyRecord, PartnerRecord } from './records.js';
+import type {
+  CredentialRecord,
+  EventRecord,
+  IdempotencyRecord,
+  JobRecord,
+  PartnerRecord,
+} from './records.js';
 import { Table } from './table.js';
 
 /** Everything the store persists, as written to `--data FILE`. */
@@ -29,12 +35,31 @@ export class Store {
   );
   readonly idempotency = new Table<IdempotencyRecord>('idempotency');
 
+  readonly events = new Table<EventRecord>('events');
+  /** Event log in insertion order, per partner, per partner+resource and per partner+type. */
+  readonly eventsByPartner = this.events.index(new SortedIndex<EventRecord>((r) => r.partner_id, bySeq));
+  readonly eventsByResource = this.events.index(
+    new SortedIndex<EventRecord>((r) => `${r.partner_id}|${r.type.slice(0, r.type.indexOf('.'))}.*`, bySeq),
+  );
+  readonly eventsByType = this.events.index(
+    new SortedIndex<EventRecord>((r) => `${r.partner_id}|${r.type}`, bySeq),
+  );
+
+  readonly jobs = new Table<JobRecord>('jobs');
+  /** Pending jobs per partner in due order (ties in scheduling order). */
+  readonly jobsByPartner = this.jobs.index(
+    new SortedIndex<JobRecord>(
+      (r) => r.partner_id,
+      (a, b) => a.due_at_ms - b.due_at_ms || a.seq - b.seq,
+    ),
+  );
+
   /** Tables in the order they are written and restored. */
   private readonly tables: Table<{ id: string }>[] = [];
 
   constructor(signingKey: string) {
     this.meta = { seq: 0, signing_key: signingKey };
-    this.register(this.partners, this.credentials, this.idempotency);
+    this.register(this.partners, this.credentials, this.idempotency, this.events, this.jobs);
   }
 
   /** Adds tables to the snapshot; later modules call this for the tables they own. */
@@ -66,4 +91,8 @@ export class Store {
       table.load((snapshot.tables[table.name] ?? []) as { id: string }[]);
     }
   }
+}
+
+function bySeq(a: { seq: number }, b: { seq: number }): number {
+  return a.seq - b.seq;
 }

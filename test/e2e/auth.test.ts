@@ -12,8 +12,14 @@ describe('POST /v3/auth/token', () => {
     });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toEqual({ access_token: expect.stringMatching(/^svc_at_[\w-]+\.[\w-]+\.[\w-]+$/), token_type: 'Bearer', expires_in: 3600 });
-    const claims = JSON.parse(Buffer.from(String(body.access_token).split('.')[1] ?? '', 'base64url').toString());
+    expect(body).toEqual({
+      access_token: expect.stringMatching(/^svc_at_[\w-]+\.[\w-]+\.[\w-]+$/),
+      token_type: 'Bearer',
+      expires_in: 3600,
+    });
+    const claims = JSON.parse(
+      Buffer.from(String(body.access_token).split('.')[1] ?? '', 'base64url').toString(),
+    );
     expect(claims).toMatchObject({ partner: 'ptn_default', client_id: 'cid_sandbox_default' });
     expect(claims.exp - claims.iat).toBe(3600);
     expect(claims.jti).toMatch(/^jti_/);
@@ -123,7 +129,10 @@ describe('credentials', () => {
     const secret = created.body.client_secret as string;
     const newToken = await sandbox.token(clientId, secret);
 
-    const list = await sandbox.json<{ data: Record<string, unknown>[]; has_more: boolean }>('GET', '/v3/auth/credentials');
+    const list = await sandbox.json<{ data: Record<string, unknown>[]; has_more: boolean }>(
+      'GET',
+      '/v3/auth/credentials',
+    );
     expect(list.status).toBe(200);
     expect(list.body.has_more).toBe(false);
     expect(list.body.data.map((c) => c.client_id)).toEqual([clientId, 'cid_sandbox_default']);
@@ -139,7 +148,11 @@ describe('credentials', () => {
     await sandbox.json('POST', '/v3/sandbox/clock/advance', { body: { by: '10m' } });
     const revoked = await sandbox.json('DELETE', `/v3/auth/credentials/${clientId}`);
     expect(revoked.status).toBe(200);
-    expect(revoked.body).toMatchObject({ client_id: clientId, status: 'revoked', revoked_at: '2026-03-02T12:10:00.000Z' });
+    expect(revoked.body).toMatchObject({
+      client_id: clientId,
+      status: 'revoked',
+      revoked_at: '2026-03-02T12:10:00.000Z',
+    });
 
     // No new token with it, but the token issued before stays valid until exp.
     await expect(sandbox.token(clientId, secret)).rejects.toThrow(/401/);
@@ -148,7 +161,9 @@ describe('credentials', () => {
     expect((await sandbox.request('GET', '/v3/auth/credentials', { token: newToken })).status).toBe(401);
 
     // DELETE again is idempotent.
-    const again = await sandbox.json('DELETE', `/v3/auth/credentials/${clientId}`, { token: await sandbox.token() });
+    const again = await sandbox.json('DELETE', `/v3/auth/credentials/${clientId}`, {
+      token: await sandbox.token(),
+    });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ status: 'revoked', revoked_at: '2026-03-02T12:10:00.000Z' });
   });
@@ -157,18 +172,26 @@ describe('credentials', () => {
     const sandbox = createTestSandbox();
     const missing = await sandbox.json('POST', '/v3/auth/credentials', { body: {} });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ code: 'validation_failed', param: 'name', errors: [{ param: 'name' }] });
+    expect(missing.body).toMatchObject({
+      code: 'validation_failed',
+      param: 'name',
+      errors: [{ param: 'name' }],
+    });
     const unknown = await sandbox.json('DELETE', '/v3/auth/credentials/cid_unknown');
     expect(unknown.status).toBe(404);
   });
 });
 
 describe('partners', () => {
-  it('isolates partners: another partner\'s credential answers 404 and lists never cross', async () => {
+  it("isolates partners: another partner's credential answers 404 and lists never cross", async () => {
     const sandbox = createTestSandbox();
     const other = await newPartnerToken(sandbox);
-    const mine = await sandbox.json<Record<string, string>>('POST', '/v3/auth/credentials', { body: { name: 'mine' } });
-    const theirs = await sandbox.json('DELETE', `/v3/auth/credentials/${mine.body.client_id}`, { token: other.token });
+    const mine = await sandbox.json<Record<string, string>>('POST', '/v3/auth/credentials', {
+      body: { name: 'mine' },
+    });
+    const theirs = await sandbox.json('DELETE', `/v3/auth/credentials/${mine.body.client_id}`, {
+      token: other.token,
+    });
     expect(theirs.status).toBe(404);
     const list = await sandbox.json<{ data: { client_id: string }[] }>('GET', '/v3/auth/credentials', {
       token: other.token,

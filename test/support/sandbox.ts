@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, ensureDefaultPartner } from '../../src/default-partner.js';
+import { createDeps } from '../../src/deps.js';
 import { createApp } from '../../src/http/app.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG } from '../../src/http/deps.js';
 import type { AppEnv } from '../../src/http/env.js';
@@ -23,7 +24,11 @@ export interface TestSandbox {
   /** Sends a request with the default partner's (or the given) bearer token. */
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
   /** Same as request, parsing the JSON body. */
-  json<T = Record<string, unknown>>(method: string, path: string, options?: RequestOptions): Promise<JsonResult<T>>;
+  json<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options?: RequestOptions,
+  ): Promise<JsonResult<T>>;
   token(clientId?: string, clientSecret?: string): Promise<string>;
 }
 
@@ -45,15 +50,21 @@ export function createTestSandbox(
   options: { persistence?: Persistence; store?: Store } = {},
 ): TestSandbox {
   const realTime = new FakeRealTime();
-  const deps: AppDeps = {
+  const deps: AppDeps = createDeps({
     store: options.store ?? new Store(Buffer.alloc(32, 7).toString('base64url')),
     persistence: options.persistence ?? memoryPersistence,
     ids: sequentialIds(),
     randomBytes: (size) => Buffer.alloc(size, 1),
     realNow: realTime.now,
-    config: { ...DEFAULT_CONFIG, rateLimit: 0, clockMode: 'frozen', publicUrl: 'http://sandbox.test', ...config },
-    log: { info: () => {}, error: () => {} },
-  };
+    config: {
+      ...DEFAULT_CONFIG,
+      rateLimit: 0,
+      clockMode: 'frozen',
+      publicUrl: 'http://sandbox.test',
+      ...config,
+    },
+    log: { info: () => {}, error: (message, error) => console.error(message, error) },
+  });
   ensureDefaultPartner(
     deps,
     { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET },
@@ -62,7 +73,10 @@ export function createTestSandbox(
   const app = createApp(deps);
   let defaultToken: string | undefined;
 
-  const token = async (clientId = DEFAULT_CLIENT_ID, clientSecret = DEFAULT_CLIENT_SECRET): Promise<string> => {
+  const token = async (
+    clientId = DEFAULT_CLIENT_ID,
+    clientSecret = DEFAULT_CLIENT_SECRET,
+  ): Promise<string> => {
     const res = await app.request('/v3/auth/token', {
       method: 'POST',
       headers: { authorization: basic(clientId, clientSecret) },
@@ -114,5 +128,8 @@ export async function newPartnerToken(sandbox: TestSandbox): Promise<{ id: strin
     { body: { name: 'other' } },
   );
   if (created.status !== 201) throw new Error(`partner creation failed: ${JSON.stringify(created.body)}`);
-  return { id: created.body.id, token: await sandbox.token(created.body.client_id, created.body.client_secret) };
+  return {
+    id: created.body.id,
+    token: await sandbox.token(created.body.client_id, created.body.client_secret),
+  };
 }

@@ -1,0 +1,30 @@
+import { DOMAIN_MODULES } from './domain/modules.js';
+import { Engine } from './engine/engine.js';
+import type { AppConfig, AppDeps, Logger } from './http/deps.js';
+import type { IdSource, RandomBytes } from './lib/ids.js';
+import type { Persistence } from './store/persistence.js';
+import type { Store } from './store/store.js';
+
+export interface BaseDeps {
+  store: Store;
+  persistence: Persistence;
+  ids: IdSource;
+  randomBytes: RandomBytes;
+  realNow: () => number;
+  config: AppConfig;
+  log: Logger;
+}
+
+/** Builds the engine over the base dependencies; the one place the app's services are assembled. */
+export function createDeps(base: BaseDeps): AppDeps {
+  const engine = new Engine({
+    store: base.store,
+    ids: base.ids,
+    randomBytes: base.randomBytes,
+    realNow: base.realNow,
+    persistence: base.persistence,
+    onError: (message, error) => base.log.error(message, error),
+  });
+  for (const module of DOMAIN_MODULES) module.register(engine);
+  return { ...base, engine };
+}

@@ -1,0 +1,162 @@
+import type { DomainContext, JobHandler } from '../domain/context.js';
+import { ApiError } from '../domain/errors.js';
+import { partnerClock } from '../domain/partners.js';
+import type { IdSource, RandomBytes } from '../lib/ids.js';
+import type { Persistence } from '../store/persistence.js';
+import type { EventRecord, JsonObject } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { type Clock, clockReading, fixedClock, frozen, movedTo, resumed } from './clock.js';
+import type { EventType } from './event-types.js';
+import { Scheduler } from './scheduler.js';
+
+export interface EngineDeps {
+  store: Store;
+  ids: IdSource;
+  randomBytes: RandomBytes;
+  realNow: () => number;
+  persistence: Persistence;
+  onError: (message: string, error: unknown) => void;
+}
+
+/** Told of every event right after it is appended (webhook fan-out). */
+export type EventSink = (event: EventRecord) => void;
+
+export interface ClockView {
+  now: string;
+  frozen: boolean;
+}
+
+/**
+ * The partner worlds' engine: builds domain contexts, appends events, runs timed jobs, and moves
+ * partner clocks. Every automatic move and every control call goes through here, so each state
+ * change has one path: domain function -> event log -> sinks.
+ */
+export class Engine {
+  readonly scheduler: Scheduler;
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly sinks: EventSink[] = [];
+
+  constructor(private readonly deps: EngineDeps) {
+    this.scheduler = new Scheduler({
+      store: deps.store,
+      realNow: deps.realNow,
+      newJobId: () => deps.ids('job_'),
+      runJob: (job) => {
+        const handler = this.handlers.get(job.kind);
+        if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
+        handler(this.context(job.partner_id, fixedClock(job.due_at_ms)), job.payload);
+      },
+      onError: deps.onError,
+      afterWake: () => {
+        deps.persistence
+          .flush()
+          .catch((error: unknown) => deps.onError('persisting after timed jobs failed', error));
+      },
+    });
+  }
+
+  /** Registers the body of a job kind. */
+  handle(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  onEvent(sink: EventSink): void {
+    this.sinks.push(sink);
+  }
+
+  clock(partnerId: string): Clock {
+    return partnerClock(this.deps, partnerId);
+  }
+
+  /** The domain context of a partner; `clock` defaults to the partner's live clock. */
+  context(partnerId: string, clock: Clock = this.clock(partnerId)): DomainContext {
+    return {
+      store: this.deps.store,
+      partnerId,
+      clock,
+      ids: this.deps.ids,
+      randomBytes: this.deps.randomBytes,
+      emit: (type, data) => this.emit(partnerId, clock, type, data),
+      schedule: (kind, payload, dueAtMs) => this.scheduler.schedule(partnerId, kind, payload, dueAtMs),
+      cancelJob: (jobId) => this.scheduler.cancel(jobId),
+    };
+  }
+
+  emit(partnerId: string, clock: Clock, type: EventType, data: JsonObject): EventRecord {
+    const event = this.deps.store.events.insert({
+      id: this.deps.ids('evt_'),
+      seq: this.deps.store.nextSeq(),
+      partner_id: partnerId,
+      type,
+      timestamp: clock.iso(),
+      data,
+    });
+    for (const sink of this.sinks) {
+      try {
+        sink(event);
+      } catch (error) {
+        this.deps.onError(`event sink failed for ${event.id}`, error);
+      }
+    }
+    return event;
+  }
+
+  clockView(partnerId: string): ClockView {
+    const partner = this.partner(partnerId);
+    return {
+      now: new Date(clockReading(partner.clock, this.deps.realNow())).toISOString(),
+      frozen: partner.clock.frozen_at_ms !== null,
+    };
+  }
+
+  freeze(partnerId: string): ClockView {
+    const partner = this.partner(partnerId);
+    this.deps.store.partners.replace({ ...partner, clock: frozen(partner.clock, this.deps.realNow()) });
+    this.scheduler.arm(partnerId);
+    return this.clockView(partnerId);
+  }
+
+  resume(partnerId: string): ClockView {
+    const partner = this.partner(partnerId);
+    this.deps.store.partners.replace({ ...partner, clock: resumed(partner.clock, this.deps.realNow()) });
+    this.scheduler.arm(partnerId);
+    return this.clockView(partnerId);
+  }
+
+  /**
+   * Moves the partner clock forward to `targetMs`, first running every job that falls due on the
+   * way (each seeing its own due time). Synchronous: when it returns, the world is at the target.
+   */
+  advance(partnerId: string, targetMs: number): ClockView {
+    const now = clockReading(this.partner(partnerId).clock, this.deps.realNow());
+    if (targetMs < now) {
+      throw new ApiError(
+        'clock_backwards',
+        `Cannot move the clock back from ${new Date(now).toISOString()} to ${new Date(targetMs).toISOString()}. Clocks only move forward.`,
+        { param: 'to' },
+      );
+    }
+    this.scheduler.runDue(partnerId, targetMs);
+    const partner = this.partner(partnerId);
+    this.deps.store.partners.replace({
+      ...partner,
+      clock: movedTo(partner.clock, targetMs, this.deps.realNow()),
+    });
+    this.scheduler.arm(partnerId);
+    return this.clockView(partnerId);
+  }
+
+  start(): void {
+    this.scheduler.start();
+  }
+
+  stop(): void {
+    this.scheduler.stop();
+  }
+
+  private partner(partnerId: string) {
+    const partner = this.deps.store.partners.get(partnerId);
+    if (!partner) throw new Error(`unknown partner ${partnerId}`);
+    return partner;
+  }
+}

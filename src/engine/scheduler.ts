@@ -1,0 +1,116 @@
+import type { JobRecord, JsonObject } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { clockReading } from './clock.js';
+
+export interface SchedulerDeps {
+  store: Store;
+  realNow: () => number;
+  /** Runs one job; the scheduler has already removed it from the store. */
+  runJob: (job: JobRecord) => void;
+  newJobId: () => string;
+  onError: (message: string, error: unknown) => void;
+  /** Called after a timer-driven run, so what the jobs wrote can be made durable. */
+  afterWake: () => void;
+}
+
+// setTimeout cannot wait longer than ~24.8 days; a longer wait re-arms on wake-up.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Timed jobs on partner clocks. Jobs live in the store (so they survive restarts) in one sorted
+ * index per partner. `runDue` runs every job due up to a time in due order — including jobs that
+ * earlier jobs schedule inside the window — so its cost is linear in the jobs that fall due.
+ * A running clock wakes by one real timer per partner armed for its earliest job (no polling);
+ * a frozen clock only wakes for jobs already due.
+ */
+export class Scheduler {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly running = new Set<string>();
+  private stopped = false;
+
+  constructor(private readonly deps: SchedulerDeps) {}
+
+  schedule(partnerId: string, kind: string, payload: JsonObject, dueAtMs: number): JobRecord {
+    const job = this.deps.store.jobs.insert({
+      id: this.deps.newJobId(),
+      seq: this.deps.store.nextSeq(),
+      partner_id: partnerId,
+      kind,
+      due_at_ms: dueAtMs,
+      payload,
+    });
+    if (!this.running.has(partnerId)) this.arm(partnerId);
+    return job;
+  }
+
+  cancel(jobId: string): void {
+    const job = this.deps.store.jobs.delete(jobId);
+    if (job && !this.running.has(job.partner_id)) this.arm(job.partner_id);
+  }
+
+  /** Pending jobs of a partner in due order (a live view). */
+  pending(partnerId: string): readonly JobRecord[] {
+    return this.deps.store.jobsByPartner.rows(partnerId);
+  }
+
+  /** Runs every job of the partner due at or before `uptoMs`, in due order. Returns how many ran. */
+  runDue(partnerId: string, uptoMs: number): number {
+    if (this.running.has(partnerId)) return 0;
+    this.running.add(partnerId);
+    let ran = 0;
+    try {
+      for (;;) {
+        const next = this.deps.store.jobsByPartner.rows(partnerId)[0];
+        if (!next || next.due_at_ms > uptoMs) break;
+        this.deps.store.jobs.delete(next.id);
+        ran++;
+        try {
+          this.deps.runJob(next);
+        } catch (error) {
+          // A failing job must not stop the partner's world: it is logged and dropped.
+          this.deps.onError(`job ${next.kind} ${next.id} failed`, error);
+        }
+      }
+    } finally {
+      this.running.delete(partnerId);
+    }
+    this.arm(partnerId);
+    return ran;
+  }
+
+  /** (Re)arms the partner's real timer for its earliest job, given its clock's current state. */
+  arm(partnerId: string): void {
+    const existing = this.timers.get(partnerId);
+    if (existing) clearTimeout(existing);
+    this.timers.delete(partnerId);
+    if (this.stopped) return;
+    const partner = this.deps.store.partners.get(partnerId);
+    const next = this.deps.store.jobsByPartner.rows(partnerId)[0];
+    if (!partner || !next) return;
+    const now = clockReading(partner.clock, this.deps.realNow());
+    const wait = next.due_at_ms - now;
+    if (partner.clock.frozen_at_ms !== null && wait > 0) return;
+    const timer = setTimeout(() => this.wake(partnerId), Math.min(Math.max(wait, 0), MAX_TIMER_MS));
+    timer.unref();
+    this.timers.set(partnerId, timer);
+  }
+
+  /** Arms every partner (after a restart). */
+  start(): void {
+    this.stopped = false;
+    for (const partner of this.deps.store.partners.values()) this.arm(partner.id);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private wake(partnerId: string): void {
+    this.timers.delete(partnerId);
+    const partner = this.deps.store.partners.get(partnerId);
+    if (!partner) return;
+    if (this.runDue(partnerId, clockReading(partner.clock, this.deps.realNow())) > 0) this.deps.afterWake();
+  }
+}
