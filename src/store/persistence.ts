@@ -52,7 +52,7 @@ export class FilePersistence implements Persistence {
     return this.queued;
   }
 
-  private async write(): Promise<void> {
+  protected async write(): Promise<void> {
     this.db.data = this.store.snapshot();
     await this.db.write();
   }

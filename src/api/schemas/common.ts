@@ -81,7 +81,7 @@ export function json<T extends z.ZodTypeAny>(schema: T, description: string) {
 }
 
 export const IdempotencyHeader = z.object({
-  'idempotency-key': z
+  'Idempotency-Key': z
     .string()
     .min(1)
     .max(255)
