@@ -35,6 +35,8 @@ export class Engine {
   readonly scheduler: Scheduler;
   private readonly handlers = new Map<string, JobHandler>();
   private readonly sinks: EventSink[] = [];
+  /** One live clock per partner: it reads the partner's state on each call, so it never goes stale. */
+  private readonly clocks = new Map<string, Clock>();
 
   constructor(private readonly deps: EngineDeps) {
     this.scheduler = new Scheduler({
@@ -65,7 +67,12 @@ export class Engine {
   }
 
   clock(partnerId: string): Clock {
-    return partnerClock(this.deps, partnerId);
+    let clock = this.clocks.get(partnerId);
+    if (!clock) {
+      clock = partnerClock(this.deps, partnerId);
+      this.clocks.set(partnerId, clock);
+    }
+    return clock;
   }
 
   /** The domain context of a partner; `clock` defaults to the partner's live clock. */

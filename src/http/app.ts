@@ -36,18 +36,19 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Read on use: the server learns its public URL only once it listens (port 0 picks one).
   const publicUrl = () => deps.config.publicUrl;
 
-  app.use(
-    '/v3/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ApiError('payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError('payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+    },
+  });
+  // Reads skip the body check and the durability wait: inspecting the body of a GET makes the
+  // Node adapter build a full Request object, and each middleware layer costs a promise per request.
+  const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
+  app.on(WRITES, '/v3/*', limitBody);
   app.use('/v3/*', authenticate(deps));
   app.use('/v3/*', rateLimit(deps));
-  app.use('/v3/*', durable(deps));
+  app.on(WRITES, '/v3/*', durable(deps));
   app.on(
     'POST',
     IDEMPOTENT_POSTS.map((path) => `/v3${path}`),

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, type ErrorCode } from '../domain/errors.js';
 
 export interface ProblemBody {
@@ -33,12 +34,10 @@ export function problemBody(error: ApiError, publicUrl: string, instance: string
 
 /** Renders an ApiError as application/problem+json. */
 export function problemResponse(c: Context, error: ApiError, publicUrl: string): Response {
-  const headers = new Headers({ 'content-type': 'application/problem+json' });
-  for (const [name, value] of Object.entries(error.headers ?? {})) headers.set(name, value);
-  return new Response(JSON.stringify(problemBody(error, publicUrl, c.req.path)), {
-    status: error.status,
-    headers,
-  });
+  // c.body keeps headers set earlier with c.header (RateLimit-*), unlike a bare Response.
+  c.header('content-type', 'application/problem+json');
+  for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+  return c.body(JSON.stringify(problemBody(error, publicUrl, c.req.path)), error.status as ContentfulStatusCode);
 }
 
 export { ApiError };

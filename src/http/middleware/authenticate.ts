@@ -2,7 +2,6 @@ import type { MiddlewareHandler } from 'hono';
 import { assertNotExpired, decodeAccessToken, type TokenSubject } from '../../domain/access-tokens.js';
 import { authenticateClient } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
-import { partnerClock } from '../../domain/partners.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 
@@ -45,7 +44,7 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
       if (!deps.store.partners.get(subject.partnerId)) {
         throw new ApiError('invalid_token', 'The partner this token was issued for no longer exists.');
       }
-      assertNotExpired(subject, partnerClock(deps, subject.partnerId));
+      assertNotExpired(subject, deps.engine.clock(subject.partnerId));
       partnerId = subject.partnerId;
       clientId = subject.clientId;
     }
@@ -53,7 +52,7 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if (!partner) throw new ApiError('invalid_client', 'The partner of this credential no longer exists.');
     c.set('partner', partner);
     c.set('clientId', clientId);
-    c.set('clock', partnerClock(deps, partnerId));
+    c.set('clock', deps.engine.clock(partnerId));
     return next();
   };
 }

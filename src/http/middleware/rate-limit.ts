@@ -24,7 +24,9 @@ export function rateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
         { headers: { ...headers, 'Retry-After': String(decision.retryAfterSeconds) } },
       );
     }
-    await next();
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    // Set before the handler runs so they join the response it builds (touching c.res.headers
+    // afterwards would force the Node adapter off its fast path).
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    return next();
   };
 }

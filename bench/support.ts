@@ -1,0 +1,41 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+/** Starts a bench server script in its own process (so it gets its own core) and waits for its port. */
+export async function startChild(script: string): Promise<{ port: number; child: ChildProcess }> {
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return { port, child };
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p99Ms: number;
+  non2xx: number;
+}
+
+/** A bounded autocannon run against loopback. */
+export async function load(
+  url: string,
+  options: { headers?: Record<string, string>; seconds?: number; connections?: number } = {},
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    headers: options.headers,
+    duration: options.seconds ?? 8,
+    connections: options.connections ?? 32,
+    pipelining: 1,
+  });
+  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx };
+}
+
+export function formatNumber(n: number): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+}
