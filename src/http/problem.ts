@@ -37,7 +37,10 @@ export function problemResponse(c: Context, error: ApiError, publicUrl: string):
   // c.body keeps headers set earlier with c.header (RateLimit-*), unlike a bare Response.
   c.header('content-type', 'application/problem+json');
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-  return c.body(JSON.stringify(problemBody(error, publicUrl, c.req.path)), error.status as ContentfulStatusCode);
+  return c.body(
+    JSON.stringify(problemBody(error, publicUrl, c.req.path)),
+    error.status as ContentfulStatusCode,
+  );
 }
 
 export { ApiError };
