@@ -1,0 +1,26 @@
+# syntax=docker/dockerfile:1
+# Build stage: install everything from the lockfile, compile TypeScript, keep only runtime deps.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+# Runtime stage: compiled output, production dependencies, fixtures and scenarios; non-root.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY bin ./bin
+COPY fixtures ./fixtures
+COPY scenarios ./scenarios
+USER node
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["node", "dist/cli/healthcheck.js"]
+ENTRYPOINT ["node", "dist/cli/main.js"]
+CMD ["serve"]

@@ -1,0 +1,37 @@
+// Runs every benchmark in turn (each bounded in time, loopback only) and writes bench/RESULTS.md.
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+
+interface BenchResult {
+  name: string;
+  markdown: string;
+  ok?: boolean;
+}
+
+const BENCHES: { file: string; load: () => Promise<{ run: () => Promise<BenchResult> }> }[] = [
+  { file: 'http-get.ts', load: () => import('./http-get.js') },
+];
+
+const sections: string[] = [];
+let failed = false;
+for (const bench of BENCHES) {
+  console.error(`running ${bench.file} …`);
+  const result = await (await bench.load()).run();
+  if (result.ok === false) failed = true;
+  const section = `## ${result.name}\n\n${result.markdown}\n`;
+  console.log(section);
+  sections.push(section);
+}
+
+const header = [
+  '# Benchmark results',
+  '',
+  `Recorded by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}.`,
+  'Every comparison runs both sides in the same run on the same machine; ratios matter, absolute numbers vary by machine.',
+  '',
+].join('\n');
+writeFileSync(new URL('./RESULTS.md', import.meta.url), `${header}\n${sections.join('\n')}`);
+if (failed) {
+  console.error('a benchmark missed its target');
+  process.exitCode = 1;
+}
