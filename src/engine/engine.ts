@@ -5,7 +5,7 @@ import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { Persistence } from '../store/persistence.js';
 import type { EventRecord, JsonObject } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import { type Clock, clockReading, fixedClock, frozen, movedTo, resumed } from './clock.js';
+import { type Clock, clockReading, fixedClock, frozen, initialClock, movedTo, resumed } from './clock.js';
 import type { EventType } from './event-types.js';
 import { Scheduler } from './scheduler.js';
 
@@ -126,6 +126,15 @@ export class Engine {
   resume(partnerId: string): ClockView {
     const partner = this.partner(partnerId);
     this.deps.store.partners.replace({ ...partner, clock: resumed(partner.clock, this.deps.realNow()) });
+    this.scheduler.arm(partnerId);
+    return this.clockView(partnerId);
+  }
+
+  /** Puts the clock back at the current real time, keeping its mode (used by reset only). */
+  restartClock(partnerId: string): ClockView {
+    const partner = this.partner(partnerId);
+    const mode = partner.clock.frozen_at_ms === null ? 'running' : 'frozen';
+    this.deps.store.partners.replace({ ...partner, clock: initialClock(mode, this.deps.realNow()) });
     this.scheduler.arm(partnerId);
     return this.clockView(partnerId);
   }

@@ -5,6 +5,7 @@ import { authRoutes } from '../api/auth.js';
 import { sandboxClockRoutes } from '../api/sandbox-clock.js';
 import { sandboxEventRoutes } from '../api/sandbox-events.js';
 import { sandboxPartnerRoutes } from '../api/sandbox-partners.js';
+import { sandboxResetRoutes } from '../api/sandbox-reset.js';
 import { ApiError } from '../domain/errors.js';
 import type { AppDeps } from './deps.js';
 import { docsRoutes } from './docs.js';
@@ -28,6 +29,7 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   sandboxPartnerRoutes,
   sandboxClockRoutes,
   sandboxEventRoutes,
+  sandboxResetRoutes,
 ];
 
 /** Builds the whole sandbox as a Hono app; the node server only wires it to a port. */

@@ -68,6 +68,19 @@ export class Store {
     this.tables.push(...(tables as unknown as Table<{ id: string }>[]));
   }
 
+  /**
+   * Deletes every row a partner owns except the partner itself and its credentials (so the
+   * caller's token keeps working). A rare control call, so a pass over each table is fine.
+   */
+  deletePartnerData(partnerId: string): number {
+    let removed = 0;
+    for (const table of this.tables) {
+      if (table === (this.partners as unknown) || table === (this.credentials as unknown)) continue;
+      removed += table.deleteWhere((row) => (row as { partner_id?: string }).partner_id === partnerId);
+    }
+    return removed;
+  }
+
   /** Next value of the store-wide insertion counter. */
   nextSeq(): number {
     this.meta.seq += 1;
