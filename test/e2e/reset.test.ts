@@ -36,7 +36,9 @@ describe('POST /v3/sandbox/reset', () => {
     expect(credentials.body.data).toHaveLength(3);
 
     // The other partner is untouched.
-    const theirs = await sandbox.json<{ data: unknown[] }>('GET', '/v3/sandbox/events', { token: other.token });
+    const theirs = await sandbox.json<{ data: unknown[] }>('GET', '/v3/sandbox/events', {
+      token: other.token,
+    });
     expect(theirs.body.data).toHaveLength(1);
   });
 });
