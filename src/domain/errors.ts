@@ -79,6 +79,11 @@ export const ERROR_CATALOG = {
     title: 'Clock cannot move backwards',
     help: 'A partner clock only moves forward. Use a later `to` date-time or a positive `by` duration; reset the partner to start over.',
   },
+  clock_jump_too_large: {
+    status: 422,
+    title: 'Clock jump too large',
+    help: 'One advance moves a partner clock at most 3660 days (10 years), so a typo cannot make the sandbox run millions of jobs. Advance in several steps if you really need more.',
+  },
   // 429 / 500.
   rate_limited: {
     status: 429,

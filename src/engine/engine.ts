@@ -18,6 +18,10 @@ export interface EngineDeps {
   onError: (message: string, error: unknown) => void;
 }
 
+const DAY_MS = 86_400_000;
+/** The longest single advance: ten years, so a typo cannot run the scheduler for hours. */
+export const MAX_ADVANCE_MS = 3660 * DAY_MS;
+
 /** Told of every event right after it is appended (webhook fan-out). */
 export type EventSink = (event: EventRecord) => void;
 
@@ -150,6 +154,13 @@ export class Engine {
         'clock_backwards',
         `Cannot move the clock back from ${new Date(now).toISOString()} to ${new Date(targetMs).toISOString()}. Clocks only move forward.`,
         { param: 'to' },
+      );
+    }
+    if (targetMs - now > MAX_ADVANCE_MS) {
+      throw new ApiError(
+        'clock_jump_too_large',
+        `One advance moves the clock at most ${MAX_ADVANCE_MS / DAY_MS} days; ${new Date(targetMs).toISOString()} is further. Advance in steps.`,
+        { param: 'by' },
       );
     }
     this.scheduler.runDue(partnerId, targetMs);

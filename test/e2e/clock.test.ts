@@ -61,3 +61,15 @@ describe('sandbox clock', () => {
     expect(res.body).toMatchObject({ code: 'validation_failed' });
   });
 });
+
+describe('advance bounds', () => {
+  it('refuses a single jump beyond 3660 days with 422 and accepts exactly 3660', async () => {
+    const sandbox = createTestSandbox();
+    const tooFar = await sandbox.json('POST', '/v3/sandbox/clock/advance', { body: { by: '3661d' } });
+    expect(tooFar.status).toBe(422);
+    expect(tooFar.body).toMatchObject({ code: 'clock_jump_too_large' });
+    const ok = await sandbox.json<{ now: string }>('POST', '/v3/sandbox/clock/advance', { body: { by: '3660d' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.now).toBe('2036-03-09T12:00:00.000Z');
+  });
+});
