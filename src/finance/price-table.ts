@@ -55,8 +55,12 @@ export function amortizationSchedule(
   let balance = amount;
   for (let number = 1; number <= count; number += 1) {
     const isLast = number === count;
-    const interest = isLast ? fixedPayment.minus(balance) : round2(balance.mul(rate));
-    const paidPrincipal = isLast ? balance : fixedPayment.minus(interest);
+    // Rounding the payment up to cents overpays a little each month; at high rates over many
+    // months that can retire the balance before the last line. A line never repays more than is
+    // left: its principal is capped at the balance and the rest of the payment counts as interest.
+    const scheduledPrincipal = isLast ? balance : fixedPayment.minus(round2(balance.mul(rate)));
+    const paidPrincipal = FinanceDecimal.min(scheduledPrincipal, balance);
+    const interest = fixedPayment.minus(paidPrincipal);
     balance = balance.minus(paidPrincipal);
     lines.push({
       number,
