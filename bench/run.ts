@@ -10,6 +10,8 @@ interface BenchResult {
 
 const BENCHES: { file: string; load: () => Promise<{ run: () => Promise<BenchResult> }> }[] = [
   { file: 'http-get.ts', load: () => import('./http-get.js') },
+  { file: 'advance-scaling.ts', load: () => import('./advance-scaling.js') },
+  { file: 'webhook-throughput.ts', load: () => import('./webhook-throughput.js') },
 ];
 
 const sections: string[] = [];

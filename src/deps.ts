@@ -4,6 +4,8 @@ import type { AppConfig, AppDeps, Logger } from './http/deps.js';
 import type { IdSource, RandomBytes } from './lib/ids.js';
 import type { Persistence } from './store/persistence.js';
 import type { Store } from './store/store.js';
+import { createWebhookDelivery } from './webhooks/delivery-service.js';
+import type { WebhookSender } from './webhooks/sender.js';
 
 export interface BaseDeps {
   store: Store;
@@ -13,6 +15,8 @@ export interface BaseDeps {
   realNow: () => number;
   config: AppConfig;
   log: Logger;
+  /** Replaces the undici webhook sender (tests, benchmarks). */
+  webhookSender?: WebhookSender;
 }
 
 /** Builds the engine over the base dependencies; the one place the app's services are assembled. */
@@ -25,6 +29,15 @@ export function createDeps(base: BaseDeps): AppDeps {
     persistence: base.persistence,
     onError: (message, error) => base.log.error(message, error),
   });
-  for (const module of DOMAIN_MODULES) module.register(engine);
-  return { ...base, engine };
+  for (const module of DOMAIN_MODULES) module.register(engine, base.config);
+  const webhooks = createWebhookDelivery({
+    engine,
+    store: base.store,
+    persistence: base.persistence,
+    realNow: base.realNow,
+    timeoutMs: base.config.webhookTimeoutMs,
+    send: base.webhookSender,
+    onError: (message, error) => base.log.error(message, error),
+  });
+  return { ...base, engine, webhooks };
 }

@@ -4,7 +4,7 @@ import { serve } from '@hono/node-server';
 import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
 import { createDeps } from './deps.js';
 import { createApp } from './http/app.js';
-import type { AppConfig, AppDeps, Logger } from './http/deps.js';
+import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { FilePersistence, memoryPersistence } from './store/persistence.js';
 import { Store } from './store/store.js';
@@ -18,6 +18,10 @@ export interface ServeOptions {
   publicUrl?: string | undefined;
   clockMode: AppConfig['clockMode'];
   webhookHttpHosts: string[];
+  /** Milliseconds a webhook receiver has to answer; defaults to 10 s. */
+  webhookTimeoutMs?: number | undefined;
+  /** Directories of the team's own scenario files (`--scenarios`). */
+  scenarioDirs?: string[] | undefined;
   rateLimit: number;
   credential: DefaultCredential;
   log?: Logger;
@@ -45,6 +49,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     webhookHttpHosts: options.webhookHttpHosts,
     rateLimit: options.rateLimit,
     clockMode: options.clockMode,
+    webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_CONFIG.webhookTimeoutMs,
+    scenarioDirs: options.scenarioDirs ?? [],
   };
   const deps: AppDeps = createDeps({
     store,
@@ -74,6 +80,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     deps,
     close: async () => {
       deps.engine.stop();
+      await deps.webhooks.close();
       await new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),
       );

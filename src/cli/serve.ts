@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../default-partner.js';
-import { startServer } from '../server.js';
 
 /** Default requests per second per partner (documented in the README). */
 export const DEFAULT_RATE_LIMIT = 100;
@@ -16,6 +15,11 @@ export function registerServe(program: Command): void {
     .option('--public-url <url>', 'absolute URL partners reach the sandbox at (hosted pages, problem types)')
     .option('--webhook-http-hosts <hosts>', 'comma-separated hosts allowed as plain-http webhook targets', '')
     .option(
+      '--scenarios <dirs>',
+      'extra directories of scenario files, comma-separated (env CREDIT_SANDBOX_SCENARIOS)',
+      process.env.CREDIT_SANDBOX_SCENARIOS ?? '',
+    )
+    .option(
       '--rate-limit <rps>',
       'requests per second per partner; 0 turns it off',
       String(DEFAULT_RATE_LIMIT),
@@ -27,6 +31,10 @@ export function registerServe(program: Command): void {
         fail(`--port must be 0..65535, got "${opts.port}"`);
       if (!Number.isFinite(rateLimit) || rateLimit < 0)
         fail(`--rate-limit must be a number >= 0, got "${opts.rateLimit}"`);
+      const webhookTimeoutMs = Number(opts.webhookTimeout);
+      if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) {
+        fail(`--webhook-timeout must be a positive integer of milliseconds, got "${opts.webhookTimeout}"`);
+      }
       if (opts.clock !== 'running' && opts.clock !== 'frozen')
         fail(`--clock must be running or frozen, got "${opts.clock}"`);
       let credential: ReturnType<typeof defaultCredentialFromEnv>;
@@ -35,19 +43,34 @@ export function registerServe(program: Command): void {
       } catch (error) {
         fail((error as Error).message);
       }
-      const server = await startServer({
-        port,
-        host: opts.host ?? '127.0.0.1',
-        dataFile: opts.data,
-        publicUrl: opts.publicUrl,
-        clockMode: opts.clock,
-        webhookHttpHosts: (opts.webhookHttpHosts ?? '')
-          .split(',')
-          .map((h) => h.trim())
-          .filter(Boolean),
-        rateLimit,
-        credential,
-      });
+      // Loaded here so the other commands (HTTP clients of a running sandbox) start fast.
+      const { startServer } = await import('../server.js');
+      let server: Awaited<ReturnType<typeof startServer>>;
+      try {
+        // A broken scenario file stops the start, not the first run.
+        const { scenarioCatalog } = await import('../engine/scenarios/catalog.js');
+        scenarioCatalog(splitList(opts.scenarios));
+        server = await startServer({
+          port,
+          host: opts.host ?? '127.0.0.1',
+          dataFile: opts.data,
+          publicUrl: opts.publicUrl,
+          clockMode: opts.clock,
+          webhookHttpHosts: (opts.webhookHttpHosts ?? '')
+            .split(',')
+            .map((h) => h.trim())
+            .filter(Boolean),
+          rateLimit,
+          credential,
+          scenarioDirs: splitList(opts.scenarios),
+        });
+      } catch (error) {
+        // A broken scenario file stops the start with the file, step and problem named.
+        if ((error as Error).name === 'ScenarioFileError') {
+          fail(`invalid scenario files:\n${(error as Error).message}`);
+        }
+        throw error;
+      }
       const publicUrl = server.deps.config.publicUrl;
       console.log(`credit-sandbox listening on ${server.url}`);
       console.log(`  API       ${publicUrl}/v3`);
@@ -65,6 +88,13 @@ export function registerServe(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+}
+
+function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 function fail(message: string): never {

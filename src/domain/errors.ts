@@ -57,10 +57,46 @@ export const ERROR_CATALOG = {
     title: 'Route not found',
     help: 'No endpoint answers at this path. The OpenAPI document at `/v3/openapi.json` lists every endpoint.',
   },
+  scenario_not_found: {
+    status: 404,
+    title: 'Scenario not found',
+    help: 'No scenario file has that name. `GET /v3/sandbox/scenarios` (or `credit-sandbox scenario list`) lists the available ones.',
+  },
   method_not_allowed: {
     status: 405,
     title: 'Method not allowed',
     help: 'The path exists but not with this HTTP method. The `Allow` header lists the methods it accepts.',
+  },
+  // 409: the request conflicts with the resource's current state.
+  customer_exists: {
+    status: 409,
+    title: 'Customer already exists',
+    help: 'A customer with this `cpf` (or `cnpj`) already exists for this partner with a different `external_id`. Registering again with the same `external_id` returns the existing customer with 200; otherwise look it up with `GET /v3/customers?cpf=…`.',
+  },
+  kyc_completed: {
+    status: 409,
+    title: 'KYC already completed',
+    help: 'The customer is `active`: its KYC was approved and can no longer be changed. Register the person again only if this is really a different customer.',
+  },
+  biometrics_already_approved: {
+    status: 409,
+    title: 'Biometrics already approved',
+    help: "The customer's `biometrics` KYC item is already `approved`; no new capture session is needed.",
+  },
+  no_biometrics_session: {
+    status: 409,
+    title: 'No open biometrics session',
+    help: 'Completing biometrics needs an open, unexpired capture session. Start one with `POST /v3/customers/{id}/biometrics`.',
+  },
+  invalid_kyc_transition: {
+    status: 409,
+    title: 'KYC item cannot make this move',
+    help: "The KYC item is not in a status that allows this action (for example rejecting an item that was never submitted). Read the customer's `kyc` array for the current statuses.",
+  },
+  invalid_loan_transition: {
+    status: 409,
+    title: 'Loan cannot make this move',
+    help: 'The loan is not in a status that allows this action: signing and declining need `awaiting_signatures`; cancelling needs a status before `active`; failing the contract stage needs `processing` or `contract_generated`, the disbursement stage `signed` or `disbursing`. Read the loan for its current `status`.',
   },
   // 413 / 415: the body cannot be read as sent.
   payload_too_large: {
@@ -73,7 +109,132 @@ export const ERROR_CATALOG = {
     title: 'Unsupported media type',
     help: "The request body's content type is not accepted by this endpoint.",
   },
+  file_too_large: {
+    status: 413,
+    title: 'File too large',
+    help: 'Uploaded KYC documents are limited to 10 MiB (10485760 bytes). Compress or resize the image, or send a smaller PDF.',
+  },
   // 422: well-formed, refused by a rule.
+  invalid_cpf: {
+    status: 422,
+    title: 'Invalid CPF',
+    help: 'The CPF fails its check digits (or repeats one digit). Send the 11 digits of a real CPF, bare (`12345678909`) or masked (`123.456.789-09`).',
+  },
+  invalid_cnpj: {
+    status: 422,
+    title: 'Invalid CNPJ',
+    help: 'The CNPJ fails its check digits (or repeats one character). Numeric and alphanumeric CNPJs are accepted, bare (`12ABC34501DE35`) or masked (`12.ABC.345/01DE-35`).',
+  },
+  immutable_field: {
+    status: 422,
+    title: 'Field cannot be changed',
+    help: '`cpf` and `external_id` are fixed when a customer is created. Register a new customer instead.',
+  },
+  document_type_not_required: {
+    status: 422,
+    title: 'Document type not required for this customer',
+    help: "The upload's `type` must be one of the document requirements in the customer's `kyc` array (biometrics are captured through `POST /v3/customers/{id}/biometrics`, data items are corrected with PATCH).",
+  },
+  kyc_item_not_accepting: {
+    status: 422,
+    title: 'KYC item does not accept an upload now',
+    help: 'Documents are accepted while their KYC item is `pending` or `pending_resubmission`. A `submitted` item is waiting for review and an `approved` one needs nothing more.',
+  },
+  kyc_type_not_applicable: {
+    status: 422,
+    title: 'KYC action does not apply to this type',
+    help: 'The type is not a KYC item of this customer, or the action does not fit its kind: documents and biometrics are rejected, data fields (`name`, `email`, `phone`, `cnpj`, `trading_name`) get correction requests.',
+  },
+  unsupported_file_type: {
+    status: 422,
+    title: 'Unsupported file type',
+    help: "Documents must be PDF, JPEG or PNG. The format is read from the file's leading bytes, not from its name or declared content type.",
+  },
+  empty_file: {
+    status: 422,
+    title: 'Empty file',
+    help: 'The uploaded file has no content. Attach the document itself in the multipart field `file`.',
+  },
+  webhook_url_not_allowed: {
+    status: 422,
+    title: 'Webhook URL not allowed',
+    help: 'Webhook URLs must be https. Plain http is accepted only for loopback hosts (localhost, 127.0.0.0/8, [::1]) and for hosts the sandbox was started with in `--webhook-http-hosts`.',
+  },
+  unknown_event_pattern: {
+    status: 422,
+    title: 'Unknown event pattern',
+    help: 'Each entry of `events` must be `*`, `<resource>.*` (customer.*, credit_offer.*, loan.*) or an exact event name. An empty list subscribes to every event.',
+  },
+  webhook_endpoint_disabled: {
+    status: 422,
+    title: 'Webhook endpoint disabled',
+    help: 'Disabled endpoints receive nothing. Re-enable it with `PATCH /v3/webhooks/endpoints/{id}` and `{"status": "active"}` first.',
+  },
+  credit_offer_expired: {
+    status: 422,
+    title: 'Credit offer expired',
+    help: "The offer passed its `valid_until` and can no longer be simulated or contracted. List the customer's offers with `status=available`; a fresh offer is generated one day after an offer expires (or at once with `POST /v3/sandbox/customers/{id}/credit-offers`).",
+  },
+  credit_offer_already_accepted: {
+    status: 422,
+    title: 'Credit offer already accepted',
+    help: 'A loan was already created from this offer; an offer can be contracted once. Follow that loan with `GET /v3/loans?customer_id=…`.',
+  },
+  amount_out_of_range: {
+    status: 422,
+    title: 'Amount outside the offer',
+    help: "`requested_amount` must lie between the offer's `min_amount` and `approved_amount`, both included.",
+  },
+  installment_count_out_of_range: {
+    status: 422,
+    title: 'Installment count outside the offer',
+    help: "`installment_count` must equal the offer's `installments`, or lie between its `min_installments` and `max_installments` when the offer has a range.",
+  },
+  simulation_superseded: {
+    status: 422,
+    title: 'Simulation is not the latest',
+    help: 'Only the latest simulation of an offer can be contracted. Create the loan with the `id` of the most recent `POST /v3/credit-offers/{id}/simulations` answer (or simulate again).',
+  },
+  simulation_offer_mismatch: {
+    status: 422,
+    title: 'Simulation belongs to another offer',
+    help: '`simulation_id` must be a simulation of the offer named by `credit_offer_id`.',
+  },
+  loan_terms_mismatch: {
+    status: 422,
+    title: 'Loan terms differ from the simulation',
+    help: "`installments`, `installments_value` and `first_due_date` are optional; when sent they must equal the simulation's `number_of_installments`, `installments_value` and `first_due_date`. `errors[]` lists each difference.",
+  },
+  loan_not_active: {
+    status: 422,
+    title: 'Loan does not accept payments',
+    help: 'Payments are recorded only for `active` loans. A `finished` loan is fully paid; a loan before `active` has not been disbursed yet.',
+  },
+  installment_not_found: {
+    status: 422,
+    title: 'No such installment',
+    help: "`installment_number` must be between 1 and the loan's `installments`.",
+  },
+  installment_already_paid: {
+    status: 422,
+    title: 'Installment already paid',
+    help: 'The installment is `paid`. Omit `installment_number` to pay the oldest open installment, or name an open one.',
+  },
+  payment_exceeds_outstanding: {
+    status: 422,
+    title: 'Payment exceeds what is owed',
+    help: 'A payment settles one installment: at most its `amount_outstanding` (the unpaid part of `amount_due` plus unpaid late charges). Split larger amounts into one payment per installment.',
+  },
+  customer_not_active: {
+    status: 422,
+    title: 'Customer is not active',
+    help: 'Credit offers exist only for `active` customers (KYC approved). Finish KYC first, e.g. with `POST /v3/sandbox/customers/{id}/kyc/approve`.',
+  },
+  invalid_offer_terms: {
+    status: 422,
+    title: 'Invalid offer terms',
+    help: 'Terms for a generated offer must be coherent: `min_amount` ≤ `approved_amount`, `min_installments` ≤ `max_installments`, and no fee for individuals (origination fees are forbidden for them). `errors[]` lists each problem.',
+  },
   clock_backwards: {
     status: 422,
     title: 'Clock cannot move backwards',
@@ -89,6 +250,11 @@ export const ERROR_CATALOG = {
     status: 429,
     title: 'Too many requests',
     help: "The partner sent more requests per second than the sandbox's rate limit allows. Wait `Retry-After` seconds, or start the sandbox with a higher `--rate-limit` (0 disables it).",
+  },
+  scenario_files_invalid: {
+    status: 500,
+    title: 'Scenario files are invalid',
+    help: 'A scenario file served by this sandbox no longer validates (it was edited while the server ran). The detail names the file, the step and the problem; fix the file and retry.',
   },
   internal_error: {
     status: 500,

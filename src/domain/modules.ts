@@ -1,4 +1,7 @@
 import type { Engine } from '../engine/engine.js';
+import { webhooksModule } from '../webhooks/module.js';
+import { creditModule } from './credit/module.js';
+import { customersModule } from './customers/module.js';
 
 /**
  * A domain module plugs its automatic moves into the engine: job handlers (`engine.handle`) and
@@ -7,7 +10,13 @@ import type { Engine } from '../engine/engine.js';
  */
 export interface DomainModule {
   name: string;
-  register(engine: Engine): void;
+  /** `settings` is the live server config: read `publicUrl` on use (it is known only once the server listens). */
+  register(engine: Engine, settings: ModuleSettings): void;
 }
 
-export const DOMAIN_MODULES: DomainModule[] = [];
+/** What modules may read of the server's settings. */
+export interface ModuleSettings {
+  readonly publicUrl: string;
+}
+
+export const DOMAIN_MODULES: DomainModule[] = [webhooksModule, customersModule, creditModule];

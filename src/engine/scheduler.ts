@@ -48,9 +48,14 @@ export class Scheduler {
     if (job && !this.running.has(job.partner_id)) this.arm(job.partner_id);
   }
 
-  /** Pending jobs of a partner in due order (a live view). */
+  /** Pending jobs of a partner in due order (a sorted copy, for inspection). */
   pending(partnerId: string): readonly JobRecord[] {
     return this.deps.store.jobsByPartner.rows(partnerId);
+  }
+
+  /** The partner's earliest pending job. */
+  next(partnerId: string): JobRecord | undefined {
+    return this.deps.store.jobsByPartner.peek(partnerId);
   }
 
   /** Runs every job of the partner due at or before `uptoMs`, in due order. Returns how many ran. */
@@ -60,7 +65,7 @@ export class Scheduler {
     let ran = 0;
     try {
       for (;;) {
-        const next = this.deps.store.jobsByPartner.rows(partnerId)[0];
+        const next = this.deps.store.jobsByPartner.peek(partnerId);
         if (!next || next.due_at_ms > uptoMs) break;
         this.deps.store.jobs.delete(next.id);
         ran++;
@@ -85,7 +90,7 @@ export class Scheduler {
     this.timers.delete(partnerId);
     if (this.stopped) return;
     const partner = this.deps.store.partners.get(partnerId);
-    const next = this.deps.store.jobsByPartner.rows(partnerId)[0];
+    const next = this.deps.store.jobsByPartner.peek(partnerId);
     if (!partner || !next) return;
     const now = clockReading(partner.clock, this.deps.realNow());
     const wait = next.due_at_ms - now;

@@ -2,14 +2,25 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { authRoutes } from '../api/auth.js';
+import { creditOfferRoutes } from '../api/credit-offers.js';
+import { customerBiometricsRoutes } from '../api/customer-biometrics.js';
+import { customerDocumentRoutes } from '../api/customer-documents.js';
+import { customerRoutes } from '../api/customers.js';
+import { loanRoutes } from '../api/loans.js';
 import { sandboxClockRoutes } from '../api/sandbox-clock.js';
+import { sandboxCreditRoutes } from '../api/sandbox-credit.js';
+import { sandboxDeliveryRoutes } from '../api/sandbox-deliveries.js';
 import { sandboxEventRoutes } from '../api/sandbox-events.js';
+import { sandboxKycRoutes } from '../api/sandbox-kyc.js';
 import { sandboxPartnerRoutes } from '../api/sandbox-partners.js';
 import { sandboxResetRoutes } from '../api/sandbox-reset.js';
+import { sandboxScenarioRoutes } from '../api/sandbox-scenarios.js';
+import { webhookEndpointRoutes } from '../api/webhooks.js';
 import { ApiError } from '../domain/errors.js';
 import type { AppDeps } from './deps.js';
 import { docsRoutes } from './docs.js';
 import type { AppEnv } from './env.js';
+import { hostedBiometricsRoutes } from './hosted-biometrics.js';
 import { RouteTable } from './method-not-allowed.js';
 import { authenticate } from './middleware/authenticate.js';
 import { durable } from './middleware/durable.js';
@@ -17,6 +28,8 @@ import { IDEMPOTENT_POSTS, idempotency } from './middleware/idempotency.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { problemResponse } from './problem.js';
 import type { createRouter } from './router.js';
+import { registerSelfFetch } from './self-fetch.js';
+import { signingPageRoutes } from './signing-page.js';
 
 /** API version the sandbox simulates (the spec's interface version). */
 export const API_VERSION = '2026-03-01';
@@ -30,6 +43,16 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   sandboxClockRoutes,
   sandboxEventRoutes,
   sandboxResetRoutes,
+  customerRoutes,
+  customerDocumentRoutes,
+  customerBiometricsRoutes,
+  sandboxKycRoutes,
+  webhookEndpointRoutes,
+  sandboxDeliveryRoutes,
+  creditOfferRoutes,
+  loanRoutes,
+  sandboxCreditRoutes,
+  sandboxScenarioRoutes,
 ];
 
 /** Builds the whole sandbox as a Hono app; the node server only wires it to a port. */
@@ -58,6 +81,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   );
 
   for (const routes of ROUTERS) app.route('/v3', routes(deps));
+  // The scenario runner sends its steps through this very app (the partner's exact path).
+  registerSelfFetch(deps, async (request) => app.fetch(request));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -83,6 +108,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   }));
 
   app.route('/', docsRoutes());
+  app.route('/', hostedBiometricsRoutes(deps));
+  app.route('/', signingPageRoutes(deps));
   app.get('/', (c) => c.redirect('/docs'));
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
@@ -128,6 +155,12 @@ function toApiError(error: unknown, deps: AppDeps): ApiError {
     }
     if (error.status === 400) return new ApiError('validation_failed', error.message, { param: 'body' });
     if (error.status === 413) return new ApiError('payload_too_large', error.message);
+    if (error.status === 415) {
+      return new ApiError(
+        'unsupported_media_type',
+        'This Content-Type is not accepted here: JSON bodies take application/json, document uploads multipart/form-data.',
+      );
+    }
   }
   deps.log.error('unexpected error while handling a request', error);
   return new ApiError(

@@ -2,6 +2,7 @@ import type { Engine } from '../engine/engine.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { Persistence } from '../store/persistence.js';
 import type { Store } from '../store/store.js';
+import type { WebhookDelivery } from '../webhooks/delivery-service.js';
 
 /** Server-wide settings that change behaviour (flags and environment). */
 export interface AppConfig {
@@ -13,6 +14,10 @@ export interface AppConfig {
   rateLimit: number;
   /** How new partners' clocks start. */
   clockMode: 'running' | 'frozen';
+  /** A webhook attempt without a complete 2xx answer within this many ms failed. */
+  webhookTimeoutMs: number;
+  /** Directories of a team's own scenario files, served beside the shipped ones (`--scenarios`). */
+  scenarioDirs?: string[];
 }
 
 export interface Logger {
@@ -32,6 +37,8 @@ export interface AppDeps {
   log: Logger;
   /** Partner clocks, event log and scheduler. */
   engine: Engine;
+  /** Outgoing webhook delivery (`idle()` lets tests wait for deliveries in flight). */
+  webhooks: WebhookDelivery;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -39,4 +46,5 @@ export const DEFAULT_CONFIG: AppConfig = {
   webhookHttpHosts: [],
   rateLimit: 100,
   clockMode: 'running',
+  webhookTimeoutMs: 10_000,
 };

@@ -88,6 +88,24 @@ export class SortedIndex<T> implements TableIndex<T> {
     if (list[at] === row) list.splice(at, 1);
     if (list.length === 0) this.groups.delete(k);
   }
+  /**
+   * Swaps in a row's new version in place, O(log n), when its key and rank are unchanged (a
+   * status change under a creation-order index); otherwise moves it. Without this, every update
+   * of a row in a long list paid two O(n) splices.
+   */
+  replace(old: T, row: T): void {
+    const k = this.key(old);
+    const list = k === undefined ? undefined : this.groups.get(k);
+    if (list && k === this.key(row) && this.order(old, row) === 0) {
+      const at = this.lowerBound(list, old);
+      if (list[at] === old) {
+        list[at] = row;
+        return;
+      }
+    }
+    this.remove(old);
+    this.add(row);
+  }
   clear(): void {
     this.groups.clear();
   }

@@ -1,12 +1,25 @@
+import { creditOfferIndexes, loanIndexes, transactionIndexes } from './credit-indexes.js';
+import { biometricsSessionIndexes, customerIndexes } from './customer-indexes.js';
+import { HeapIndex } from './heap-index.js';
 import { byField, SortedIndex } from './indexes.js';
 import type {
+  BiometricsSessionRecord,
   CredentialRecord,
+  CreditOfferRecord,
+  CustomerRecord,
+  DeliveryRecord,
+  DocumentRecord,
   EventRecord,
   IdempotencyRecord,
   JobRecord,
+  LoanRecord,
   PartnerRecord,
+  SimulationRecord,
+  TransactionRecord,
+  WebhookEndpointRecord,
 } from './records.js';
 import { Table } from './table.js';
+import { deliveryIndexes, webhookEndpointIndexes } from './webhook-indexes.js';
 
 /** Everything the store persists, as written to `--data FILE`. */
 export interface Snapshot {
@@ -48,11 +61,32 @@ export class Store {
   readonly jobs = new Table<JobRecord>('jobs');
   /** Pending jobs per partner in due order (ties in scheduling order). */
   readonly jobsByPartner = this.jobs.index(
-    new SortedIndex<JobRecord>(
+    // A heap, not a sorted array: draining due jobs from the front must not cost O(pending) each.
+    new HeapIndex<JobRecord>(
       (r) => r.partner_id,
       (a, b) => a.due_at_ms - b.due_at_ms || a.seq - b.seq,
     ),
   );
+
+  readonly customers = new Table<CustomerRecord>('customers');
+  /** Sorted lists per order (and per status), unique cpf/cnpj per partner, external_id groups. */
+  readonly customerIdx = customerIndexes(this.customers);
+  readonly documents = new Table<DocumentRecord>('documents');
+  readonly biometricsSessions = new Table<BiometricsSessionRecord>('biometrics_sessions');
+  readonly biometricsSessionIdx = biometricsSessionIndexes(this.biometricsSessions);
+
+  readonly creditOffers = new Table<CreditOfferRecord>('credit_offers');
+  readonly creditOfferIdx = creditOfferIndexes(this.creditOffers);
+  readonly simulations = new Table<SimulationRecord>('simulations');
+  readonly loans = new Table<LoanRecord>('loans');
+  readonly loanIdx = loanIndexes(this.loans);
+  readonly transactions = new Table<TransactionRecord>('transactions');
+  readonly transactionIdx = transactionIndexes(this.transactions);
+
+  readonly webhookEndpoints = new Table<WebhookEndpointRecord>('webhook_endpoints');
+  readonly webhookEndpointIdx = webhookEndpointIndexes(this.webhookEndpoints);
+  readonly deliveries = new Table<DeliveryRecord>('webhook_deliveries');
+  readonly deliveryIdx = deliveryIndexes(this.deliveries);
 
   /** Tables in the order they are written and restored. */
   private readonly tables: Table<{ id: string }>[] = [];
@@ -60,6 +94,9 @@ export class Store {
   constructor(signingKey: string) {
     this.meta = { seq: 0, signing_key: signingKey };
     this.register(this.partners, this.credentials, this.idempotency, this.events, this.jobs);
+    this.register(this.customers, this.documents, this.biometricsSessions);
+    this.register(this.webhookEndpoints, this.deliveries);
+    this.register(this.creditOffers, this.simulations, this.loans, this.transactions);
   }
 
   /** Adds tables to the snapshot; later modules call this for the tables they own. */

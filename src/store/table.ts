@@ -2,6 +2,8 @@
 export interface TableIndex<T> {
   add(row: T): void;
   remove(row: T): void;
+  /** Optional fast path for `replace`: swap in the new version (defaults to remove + add). */
+  replace?(old: T, row: T): void;
   clear(): void;
 }
 
@@ -45,9 +47,14 @@ export class Table<T extends { id: string }> {
   replace(row: T): T {
     const old = this.rows.get(row.id);
     if (!old) throw new Error(`${this.name}: no row ${row.id} to replace`);
-    for (const index of this.indexes) index.remove(old);
     this.rows.set(row.id, row);
-    for (const index of this.indexes) index.add(row);
+    for (const index of this.indexes) {
+      if (index.replace) index.replace(old, row);
+      else {
+        index.remove(old);
+        index.add(row);
+      }
+    }
     return row;
   }
 

@@ -47,14 +47,20 @@ export interface JsonResult<T> {
 /** A whole sandbox in memory, driven through `app.request()` (no sockets), clock frozen by default. */
 export function createTestSandbox(
   config: Partial<AppConfig> = {},
-  options: { persistence?: Persistence; store?: Store } = {},
+  options: {
+    persistence?: Persistence;
+    store?: Store;
+    randomBytes?: (size: number) => Buffer;
+    /** A restarted sandbox needs ids that do not collide with the restored ones. */
+    ids?: (prefix: string) => string;
+  } = {},
 ): TestSandbox {
   const realTime = new FakeRealTime();
   const deps: AppDeps = createDeps({
     store: options.store ?? new Store(Buffer.alloc(32, 7).toString('base64url')),
     persistence: options.persistence ?? memoryPersistence,
-    ids: sequentialIds(),
-    randomBytes: (size) => Buffer.alloc(size, 1),
+    ids: options.ids ?? sequentialIds(),
+    randomBytes: options.randomBytes ?? ((size) => Buffer.alloc(size, 1)),
     realNow: realTime.now,
     config: {
       ...DEFAULT_CONFIG,

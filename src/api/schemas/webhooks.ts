@@ -1,0 +1,144 @@
+import { z } from '@hono/zod-openapi';
+import { ALL_EVENT_PATTERNS } from '../../engine/event-types.js';
+import { MAX_URL_LENGTH } from '../../webhooks/endpoint-url.js';
+import { DEFAULT_EXPIRE_CURRENT_IN, MAX_EXPIRE_CURRENT_IN } from '../../webhooks/endpoints.js';
+import { DateTime } from './common.js';
+
+const EndpointId = z.string().openapi({ example: 'we_3f2a0c1d9b8e4f6a7c5d2e1b0a9f8e7d' });
+
+const Url = z.string().min(1).max(MAX_URL_LENGTH).openapi({
+  description:
+    'HTTPS address receiving deliveries. Plain http only for loopback hosts and hosts in `--webhook-http-hosts`.',
+  example: 'https://partner.example.com/webhooks/credit',
+});
+
+const Events = z
+  .array(z.string().min(1).max(100))
+  .max(ALL_EVENT_PATTERNS.length)
+  .openapi({
+    description: `Subscribed patterns: \`*\`, \`<resource>.*\` or exact event names. Empty or omitted = every event. Valid: ${ALL_EVENT_PATTERNS.join(', ')}`,
+    example: ['customer.*', 'loan.active'],
+  });
+
+const Description = z.string().max(500).openapi({ example: 'production listener' });
+const Status = z.enum(['active', 'disabled']);
+
+export const WebhookEndpointSchema = z
+  .object({
+    id: EndpointId,
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string(),
+    status: Status,
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .openapi('WebhookEndpoint');
+
+export const NewWebhookEndpointSchema = WebhookEndpointSchema.extend({
+  secret: z.string().openapi({
+    description: 'HMAC signing secret (`whsec_` + base64). Returned only here and on rotation.',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  }),
+}).openapi('NewWebhookEndpoint');
+
+export const CreateWebhookEndpointBody = z
+  .object({ url: Url, events: Events.optional(), description: Description.optional() })
+  .openapi('CreateWebhookEndpointRequest');
+
+export const UpdateWebhookEndpointBody = z
+  .object({
+    url: Url.optional(),
+    events: Events.optional(),
+    description: Description.optional(),
+    status: Status.optional().openapi({ description: '`disabled` pauses deliveries without deleting' }),
+  })
+  .openapi('UpdateWebhookEndpointRequest');
+
+export const RotateSecretBody = z
+  .object({
+    expire_current_in: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_EXPIRE_CURRENT_IN)
+      .default(DEFAULT_EXPIRE_CURRENT_IN)
+      .openapi({
+        description:
+          'Seconds (partner clock) the current secret keeps signing beside the new one; 0 drops it now',
+        example: DEFAULT_EXPIRE_CURRENT_IN,
+      }),
+  })
+  .openapi('RotateWebhookSecretRequest');
+
+export const RotatedSecretSchema = z
+  .object({
+    id: EndpointId,
+    secret: z.string().openapi({ example: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD' }),
+    previous_secret_expires_at: DateTime,
+  })
+  .openapi('RotatedWebhookSecret');
+
+export const DeletedWebhookEndpointSchema = z
+  .object({ id: EndpointId, deleted: z.literal(true) })
+  .openapi('DeletedWebhookEndpoint');
+
+export const EndpointParams = z.object({
+  webhook_endpoint_id: z.string().openapi({ param: { name: 'webhook_endpoint_id', in: 'path' } }),
+});
+
+const DeliveryStatus = z.enum(['pending', 'sending', 'succeeded', 'failed', 'skipped', 'cancelled']);
+
+export const DeliveryAttemptSchema = z
+  .object({
+    attempt_number: z.number().int(),
+    attempted_at: DateTime.openapi({ description: 'Partner-clock due time of the attempt' }),
+    status_code: z.number().int().nullable().openapi({ description: 'null when no HTTP answer came' }),
+    duration_ms: z.number().int(),
+    error: z.string().nullable(),
+    next_attempt_at: DateTime.nullable(),
+  })
+  .openapi('DeliveryAttempt');
+
+export const DeliverySchema = z
+  .object({
+    id: z.string().openapi({ example: 'dlv_0c1d9b8e4f6a7c5d2e1b0a9f8e7d3f2a' }),
+    event_id: z.string(),
+    event_type: z.string(),
+    endpoint_id: z.string(),
+    trigger: z.enum(['event', 'redeliver']),
+    status: DeliveryStatus,
+    next_attempt_at: DateTime.nullable(),
+    attempts: z.array(DeliveryAttemptSchema),
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .openapi('Delivery');
+
+export const DeliveryQuery = z.object({
+  event_id: z
+    .string()
+    .min(1)
+    .optional()
+    .openapi({ param: { name: 'event_id', in: 'query' } }),
+  endpoint_id: z
+    .string()
+    .min(1)
+    .optional()
+    .openapi({ param: { name: 'endpoint_id', in: 'query' } }),
+  status: DeliveryStatus.optional().openapi({ param: { name: 'status', in: 'query' } }),
+});
+
+export const RedeliverBody = z
+  .object({
+    endpoint_id: z
+      .string()
+      .min(1)
+      .optional()
+      .openapi({ description: 'Only this endpoint; omitted = every active endpoint whose patterns match' }),
+  })
+  .openapi('RedeliverRequest');
+
+export const RedeliveryResultSchema = z
+  .object({ event_id: z.string(), deliveries: z.array(DeliverySchema) })
+  .openapi('Redelivery');

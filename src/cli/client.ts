@@ -1,0 +1,145 @@
+import { type FormData, request } from 'undici';
+
+/** An answer of the sandbox API. */
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string>;
+  body: T;
+}
+
+/** The API refused a request (any status besides the expected ones): exit code 1. */
+export class ApiCallError extends Error {
+  override name = 'ApiCallError';
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly response: ApiResponse,
+  ) {
+    super(`${method} ${path} answered ${describe(response)}`);
+  }
+}
+
+/** The sandbox could not be reached at all: exit code 1, with a hint. */
+export class UnreachableError extends Error {
+  override name = 'UnreachableError';
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  form?: FormData;
+  query?: Record<string, string | number | undefined>;
+  headers?: Record<string, string>;
+  /** Statuses that are not an error (default: any 2xx). */
+  accept?: number[];
+}
+
+/**
+ * A small client of a running sandbox over HTTP (undici). It gets an access token with the
+ * client credentials and gets a new one when a request answers 401 — advancing the partner clock
+ * past an hour expires tokens, exactly as the real tokens expire.
+ */
+export class SandboxClient {
+  private token: string | undefined;
+
+  constructor(readonly options: ClientOptions) {}
+
+  get baseUrl(): string {
+    return this.options.baseUrl.replace(/\/$/, '');
+  }
+
+  /** Calls the API; throws ApiCallError unless the status is accepted. */
+  async call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options: CallOptions = {},
+  ): Promise<T> {
+    const response = await this.send<T>(method, path, options);
+    const accepted = options.accept
+      ? options.accept.includes(response.status)
+      : response.status >= 200 && response.status < 300;
+    if (!accepted) throw new ApiCallError(method, path, response);
+    return response.body;
+  }
+
+  /** Calls the API and returns whatever it answered. */
+  async send<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+    this.token ??= await this.fetchToken();
+    let response = await this.raw<T>(method, path, options, this.token);
+    if (response.status === 401) {
+      this.token = await this.fetchToken();
+      response = await this.raw<T>(method, path, options, this.token);
+    }
+    return response;
+  }
+
+  private async fetchToken(): Promise<string> {
+    const basic = Buffer.from(`${this.options.clientId}:${this.options.clientSecret}`).toString('base64');
+    const response = await this.raw<{ access_token?: string }>('POST', '/v3/auth/token', {}, undefined, {
+      authorization: `Basic ${basic}`,
+    });
+    if (response.status !== 200 || typeof response.body?.access_token !== 'string') {
+      throw new ApiCallError('POST', '/v3/auth/token', response);
+    }
+    return response.body.access_token;
+  }
+
+  private async raw<T>(
+    method: string,
+    path: string,
+    options: CallOptions,
+    token: string | undefined,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> {
+    const url = new URL(`${this.baseUrl}${path}`);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const headers: Record<string, string> = { ...options.headers, ...extraHeaders };
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: string | FormData | undefined;
+    if (options.form) {
+      body = options.form;
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    let res: Awaited<ReturnType<typeof request>>;
+    try {
+      res = await request(url, { method: method as 'GET', headers, body });
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? (error as Error).message;
+      throw new UnreachableError(
+        `cannot reach the sandbox at ${this.baseUrl} (${code}). Is it running? Start it with \`credit-sandbox serve\`, or set CREDIT_SANDBOX_URL / --url.`,
+      );
+    }
+    const text = await res.body.text();
+    const flat: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    let parsed: unknown = text === '' ? undefined : text;
+    if (text !== '' && /json/.test(flat['content-type'] ?? '')) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    return { status: res.statusCode, headers: flat, body: parsed as T };
+  }
+}
+
+/** `422 credit_offer_expired: Credit offer co_… expired …` (the problem's own words). */
+export function describe(response: ApiResponse): string {
+  const body = response.body as { code?: unknown; detail?: unknown } | undefined;
+  if (body && typeof body === 'object' && typeof body.detail === 'string') {
+    return `${response.status}${typeof body.code === 'string' ? ` ${body.code}` : ''}: ${body.detail}`;
+  }
+  return `${response.status}${body === undefined ? '' : ` ${JSON.stringify(body)}`}`;
+}

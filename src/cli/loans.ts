@@ -1,0 +1,172 @@
+import type { Command } from 'commander';
+import type { SandboxClient } from './client.js';
+import { action, FailedError, UsageError } from './context.js';
+
+export interface Loan {
+  id: string;
+  status: string;
+  requested_amount: string;
+  net_amount: string | null;
+  installments: number;
+  installments_value: string;
+  ccb_number: string | null;
+  signing_url: string | null;
+  error: { code: string; message: string } | null;
+}
+
+export interface Installment {
+  installment_number: number;
+  due_date: string;
+  amount_due: string;
+  amount_paid: string;
+  amount_outstanding: string;
+  status: string;
+  days_overdue: number;
+}
+
+interface Receipt {
+  installment_number: number;
+  amount: string;
+  applied_to_late_charges: string;
+  applied_to_installment: string;
+  payment_date: string;
+  transaction: Installment;
+  loan: Loan;
+}
+
+export function loanLine(loan: Loan): string {
+  const extra = [
+    loan.ccb_number ? `ccb ${loan.ccb_number}` : undefined,
+    loan.net_amount ? `net ${loan.net_amount}` : undefined,
+    loan.error ? `error ${loan.error.code}: ${loan.error.message}` : undefined,
+  ].filter(Boolean);
+  return `${loan.id}  ${loan.status}  ${loan.requested_amount} in ${loan.installments} × ${loan.installments_value}${extra.length ? `  (${extra.join(', ')})` : ''}`;
+}
+
+function installmentLine(tx: Installment): string {
+  const late = tx.days_overdue > 0 ? `, ${tx.days_overdue} days overdue` : '';
+  return `  #${String(tx.installment_number).padStart(2)}  due ${tx.due_date}  ${tx.amount_due}  paid ${tx.amount_paid}  owes ${tx.amount_outstanding}  ${tx.status}${late}`;
+}
+
+/** QA shortcuts for loans: sign, decline, cancel, fail, pay, show. */
+export function registerLoans(program: Command): void {
+  const loans = program.command('loans').description('loan shortcuts for QA');
+
+  for (const [name, summary] of [
+    ['sign', 'all signatories sign the contract (awaiting_signatures -> signed)'],
+    ['decline', 'the customer refuses to sign (-> cancelled)'],
+    ['cancel', 'cancel the loan before it is active'],
+  ] as const) {
+    loans
+      .command(name)
+      .argument('<loan-id>', 'ln_…')
+      .description(summary)
+      .action(
+        action(async ({ client, out }, id: string) => {
+          const loan = await client.call<Loan>('POST', `/v3/sandbox/loans/${encodeURIComponent(id)}/${name}`);
+          out.result(loan, () => loanLine(loan));
+          return undefined;
+        }),
+      );
+  }
+
+  loans
+    .command('fail')
+    .argument('<loan-id>', 'ln_…')
+    .option('--stage <stage>', 'contract | disbursement', 'disbursement')
+    .description('make contract generation or the disbursement fail (-> error)')
+    .action(
+      action(async ({ client, out }, id: string, opts: { stage: string }) => {
+        if (opts.stage !== 'contract' && opts.stage !== 'disbursement') {
+          throw new UsageError(`--stage must be contract or disbursement, got "${opts.stage}"`);
+        }
+        const loan = await client.call<Loan>('POST', `/v3/sandbox/loans/${encodeURIComponent(id)}/fail`, {
+          body: { stage: opts.stage },
+        });
+        out.result(loan, () => loanLine(loan));
+        return undefined;
+      }),
+    );
+
+  loans
+    .command('pay')
+    .argument('<loan-id>', 'ln_…')
+    .option(
+      '--amount <amount>',
+      'amount with 2 decimals, e.g. 150.00 (default: what the installment owes today)',
+    )
+    .option('--installment <n>', 'installment number (default: the oldest open one)')
+    .description('a payment of one installment arrives')
+    .action(
+      action(async ({ client, out }, id: string, opts: { amount?: string; installment?: string }) => {
+        let installment: number | undefined;
+        if (opts.installment !== undefined) {
+          installment = Number(opts.installment);
+          if (!Number.isInteger(installment) || installment < 1) {
+            throw new UsageError(`--installment must be a whole number >= 1, got "${opts.installment}"`);
+          }
+        }
+        if (opts.amount !== undefined && !/^\d+\.\d{2}$/.test(opts.amount)) {
+          throw new UsageError(`--amount must have exactly 2 decimals, e.g. 150.00, got "${opts.amount}"`);
+        }
+        const amount = opts.amount ?? (await owed(client, id, installment));
+        const receipt = await client.call<Receipt>(
+          'POST',
+          `/v3/sandbox/loans/${encodeURIComponent(id)}/payments`,
+          {
+            body: { amount, ...(installment !== undefined ? { installment_number: installment } : {}) },
+          },
+        );
+        out.result(receipt, () => [
+          `paid ${receipt.amount} on installment ${receipt.installment_number} (${receipt.payment_date}): ${receipt.applied_to_late_charges} late charges, ${receipt.applied_to_installment} installment`,
+          installmentLine(receipt.transaction),
+          loanLine(receipt.loan),
+        ]);
+        return undefined;
+      }),
+    );
+
+  loans
+    .command('show')
+    .argument('<loan-id>', 'ln_…')
+    .description('print a loan and its installments')
+    .action(
+      action(async ({ client, out }, id: string) => {
+        const loan = await client.call<Loan>('GET', `/v3/loans/${encodeURIComponent(id)}`);
+        const txs = await client.call<{ data: Installment[] }>(
+          'GET',
+          `/v3/loans/${encodeURIComponent(id)}/transactions`,
+          {
+            query: { limit: 100 },
+          },
+        );
+        out.result({ ...loan, transactions: txs.data }, () => [
+          loanLine(loan),
+          ...txs.data.map(installmentLine),
+        ]);
+        return undefined;
+      }),
+    );
+}
+
+/** What an installment (or the oldest open one) owes today. */
+async function owed(client: SandboxClient, loanId: string, installment: number | undefined): Promise<string> {
+  const txs = await client.call<{ data: Installment[] }>(
+    'GET',
+    `/v3/loans/${encodeURIComponent(loanId)}/transactions`,
+    {
+      query: { limit: 100 },
+    },
+  );
+  const open = txs.data.filter((tx) => tx.status !== 'paid');
+  const target =
+    installment === undefined ? open[0] : txs.data.find((tx) => tx.installment_number === installment);
+  if (!target) {
+    throw new FailedError(
+      installment === undefined
+        ? `loan ${loanId} has no open installment`
+        : `loan ${loanId} has no installment ${installment}`,
+    );
+  }
+  return target.amount_outstanding;
+}

@@ -1,0 +1,196 @@
+import type { LoanRecord } from '../../store/records.js';
+import { ApiError } from '../errors.js';
+import { magicBehaviour } from '../magic-profiles.js';
+import { ccbNumber, pixEndToEndId, signingToken, signingUrl } from './contract-ids.js';
+import type { CreditContext } from './credit-context.js';
+import { createInstallments } from './installment-jobs.js';
+import { CREDIT_JOBS } from './jobs.js';
+import { FAIL_STAGES, type FailStage } from './loan-states.js';
+import { canMove, transitionLoan } from './loans.js';
+import { scheduleNextOffer } from './offers.js';
+import {
+  DISBURSEMENT_CONFIRM_AFTER_MS,
+  DISBURSEMENT_START_AFTER_MS,
+  MAGIC_SIGNATURE_AFTER_MS,
+  SIGNATURE_REQUEST_AFTER_MS,
+} from './timings.js';
+
+/**
+ * The loan's steps after creation. Each is one state-machine move (`transitionLoan`) followed by
+ * the scheduling of the next automatic step; jobs, control endpoints and the hosted signing page
+ * all call these, so every path emits the same events.
+ */
+
+/** processing -> contract_generated: the CCB gets its number and a signing page. */
+export function generateContract(ctx: CreditContext, loan: LoanRecord): LoanRecord {
+  const token = signingToken(ctx.randomBytes);
+  const row = transitionLoan(
+    ctx,
+    loan,
+    'generate_contract',
+    { ccb_number: ccbNumber(loan.id, ctx.clock.nowMs()), signing_token: token },
+    // The loan shows signing_url only while awaiting signatures; the event already announces it.
+    { signing_url: signingUrl(ctx.publicUrl, loan.id, token) },
+  );
+  ctx.schedule(
+    CREDIT_JOBS.requestSignature,
+    { loan_id: loan.id },
+    ctx.clock.nowMs() + SIGNATURE_REQUEST_AFTER_MS,
+  );
+  return row;
+}
+
+/** contract_generated -> awaiting_signatures; magic profiles answer by themselves a moment later. */
+export function requestSignature(ctx: CreditContext, loan: LoanRecord): LoanRecord {
+  const row = transitionLoan(ctx, loan, 'request_signature');
+  const decision = signatureDecision(ctx, loan);
+  if (decision) {
+    ctx.schedule(
+      CREDIT_JOBS.customerSignature,
+      { loan_id: loan.id, decision },
+      ctx.clock.nowMs() + MAGIC_SIGNATURE_AFTER_MS,
+    );
+  }
+  return row;
+}
+
+/** awaiting_signatures -> signed; disbursement starts a moment later. */
+export function signLoan(ctx: CreditContext, loan: LoanRecord): LoanRecord {
+  const row = transitionLoan(ctx, loan, 'sign');
+  ctx.schedule(
+    CREDIT_JOBS.startDisbursement,
+    { loan_id: loan.id },
+    ctx.clock.nowMs() + DISBURSEMENT_START_AFTER_MS,
+  );
+  return row;
+}
+
+/** awaiting_signatures -> cancelled: the customer refused to sign. */
+export function declineLoan(ctx: CreditContext, loan: LoanRecord): LoanRecord {
+  const row = transitionLoan(
+    ctx,
+    loan,
+    'decline',
+    { cancelled_at: ctx.clock.iso() },
+    {
+      reason: 'signature_declined',
+    },
+  );
+  scheduleNextOffer(ctx, loan.customer_id);
+  return row;
+}
+
+/** Any state before active -> cancelled. */
+export function cancelLoan(ctx: CreditContext, loan: LoanRecord): LoanRecord {
+  const row = transitionLoan(
+    ctx,
+    loan,
+    'cancel',
+    { cancelled_at: ctx.clock.iso() },
+    {
+      reason: 'cancelled',
+    },
+  );
+  scheduleNextOffer(ctx, loan.customer_id);
+  return row;
+}
+
+/** signed -> disbursing: the pix transfer is initiated and gets its end-to-end id. */
+export function startDisbursement(ctx: CreditContext, loan: LoanRecord): LoanRecord {
+  const row = transitionLoan(ctx, loan, 'start_disbursement', {
+    disbursement: {
+      method: 'pix',
+      end_to_end_id: pixEndToEndId(ctx.clock.nowMs(), ctx.randomBytes),
+      disbursed_at: null,
+    },
+  });
+  ctx.schedule(
+    CREDIT_JOBS.confirmDisbursement,
+    { loan_id: loan.id },
+    ctx.clock.nowMs() + DISBURSEMENT_CONFIRM_AFTER_MS,
+  );
+  return row;
+}
+
+/** disbursing -> active: the money arrived; the installments exist from now on. */
+export function confirmDisbursement(ctx: CreditContext, loan: LoanRecord): LoanRecord {
+  const simulation = ctx.store.simulations.get(loan.simulation_id);
+  if (!simulation) throw new Error(`loan ${loan.id} has no simulation ${loan.simulation_id}`);
+  // Installments first, so a receiver of loan.active can read them right away.
+  createInstallments(ctx, loan);
+  return transitionLoan(ctx, loan, 'confirm_disbursement', {
+    net_amount: simulation.amount,
+    disbursement: loan.disbursement ? { ...loan.disbursement, disbursed_at: ctx.clock.iso() } : null,
+  });
+}
+
+const FAILURES: Record<FailStage, { code: string; message: string }> = {
+  contract: {
+    code: 'contract_generation_failed',
+    message: 'The credit note (CCB) could not be generated. Contact support; the loan will not proceed.',
+  },
+  disbursement: {
+    code: 'disbursement_failed',
+    message:
+      "The pix transfer to the customer's account was rejected by the receiving institution. Contact support; no money was moved.",
+  },
+};
+
+/** Moves the loan to error at a stage where that stage can fail (409 otherwise). */
+export function failLoan(ctx: CreditContext, loan: LoanRecord, stage: FailStage): LoanRecord {
+  const from: readonly string[] = FAIL_STAGES[stage];
+  if (!from.includes(loan.status)) {
+    throw new ApiError(
+      'invalid_loan_transition',
+      `Loan ${loan.id} is ${loan.status}; the ${stage} stage can fail only while the loan is ${from.join(' or ')}.`,
+      { param: 'stage' },
+    );
+  }
+  const row = transitionLoan(ctx, loan, 'fail', { error: FAILURES[stage] });
+  scheduleNextOffer(ctx, loan.customer_id);
+  return row;
+}
+
+/** Job body: the scheduled step, unless the loan moved on meanwhile (cancelled, failed, signed by hand). */
+export function runLoanStep(ctx: CreditContext, kind: string, loanId: string, decision?: string): void {
+  const loan = ctx.store.loans.get(loanId);
+  switch (kind) {
+    case CREDIT_JOBS.generateContract:
+      if (canMove(loan, 'generate_contract')) generateContract(ctx, loan);
+      return;
+    case CREDIT_JOBS.requestSignature:
+      if (canMove(loan, 'request_signature')) requestSignature(ctx, loan);
+      return;
+    case CREDIT_JOBS.customerSignature:
+      if (decision === 'decline' && canMove(loan, 'decline')) declineLoan(ctx, loan);
+      if (decision === 'sign' && canMove(loan, 'sign')) signLoan(ctx, loan);
+      return;
+    case CREDIT_JOBS.startDisbursement:
+      if (canMove(loan, 'start_disbursement')) startDisbursement(ctx, loan);
+      return;
+    case CREDIT_JOBS.confirmDisbursement:
+      if (!canMove(loan, 'confirm_disbursement')) return;
+      if (magicBehaviour(customerCpf(ctx, loan)) === 'disbursement_failure')
+        failLoan(ctx, loan, 'disbursement');
+      else confirmDisbursement(ctx, loan);
+      return;
+  }
+}
+
+/** How a magic profile answers a signature request, if it does. */
+function signatureDecision(ctx: CreditContext, loan: LoanRecord): 'sign' | 'decline' | undefined {
+  switch (magicBehaviour(customerCpf(ctx, loan))) {
+    case 'signature_declined':
+      return 'decline';
+    case 'pays_on_time':
+    case 'pays_late':
+    case 'pays_partially':
+      return 'sign';
+    default:
+      return undefined;
+  }
+}
+
+function customerCpf(ctx: CreditContext, loan: LoanRecord): string {
+  return ctx.store.customers.get(loan.customer_id)?.cpf ?? '';
+}

@@ -1,0 +1,70 @@
+import type { CustomerRecord } from '../../store/records.js';
+import type { DomainContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import { createdEventData } from './customer-view.js';
+import { initialKyc } from './requirements.js';
+import { normalizeTaxIds } from './tax-ids.js';
+
+/** `POST /customers` input, shape-checked at the edge; tax ids still raw. */
+export interface NewCustomer {
+  cpf: string;
+  cnpj?: string | null | undefined;
+  name?: string | null | undefined;
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+  trading_name?: string | null | undefined;
+  external_id?: string | null | undefined;
+}
+
+/**
+ * Registers a customer in pending_kyc with the requirements of its profile and announces
+ * `customer.created`. A cpf/cnpj already registered answers the existing customer when the
+ * `external_id` is the same (a safe retry) and 409 otherwise. Synchronous from lookup to insert,
+ * so concurrent identical requests cannot both create.
+ */
+export function registerCustomer(
+  ctx: DomainContext,
+  input: NewCustomer,
+): { customer: CustomerRecord; created: boolean } {
+  const ids = normalizeTaxIds({ cpf: input.cpf, cnpj: input.cnpj });
+  const cpf = ids.cpf as string;
+  const cnpj = ids.cnpj ?? null;
+  const externalId = input.external_id ?? null;
+  const idx = ctx.store.customerIdx;
+  const byCpf = idx.byCpf.get(`${ctx.partnerId}|${cpf}`);
+  const byCnpj = cnpj === null ? undefined : idx.byCnpj.get(`${ctx.partnerId}|${cnpj}`);
+  // A retry names the same person: its cpf finds the customer, and its cnpj (if any) no other one.
+  if (byCpf && (!byCnpj || byCnpj === byCpf) && byCpf.external_id === externalId) {
+    return { customer: byCpf, created: false };
+  }
+  const clash =
+    byCnpj && byCnpj !== byCpf ? { field: 'cnpj', row: byCnpj } : byCpf && { field: 'cpf', row: byCpf };
+  if (clash) {
+    throw new ApiError(
+      'customer_exists',
+      `A customer with this ${clash.field} already exists: ${clash.row.id} (external_id ${JSON.stringify(clash.row.external_id)}; this request ${JSON.stringify(externalId)}). Send the same external_id to get it back, or read it with GET /v3/customers/${clash.row.id}.`,
+      { param: clash.field },
+    );
+  }
+
+  const now = ctx.clock.iso();
+  const customer = ctx.store.customers.insert({
+    id: ctx.ids('cust_'),
+    seq: ctx.store.nextSeq(),
+    partner_id: ctx.partnerId,
+    status: 'pending_kyc',
+    cpf,
+    cnpj,
+    name: input.name ?? null,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    trading_name: input.trading_name ?? null,
+    external_id: externalId,
+    kyc: initialKyc({ cnpj }),
+    review_job_id: null,
+    created_at: now,
+    updated_at: now,
+  });
+  ctx.emit('customer.created', createdEventData(customer));
+  return { customer, created: true };
+}

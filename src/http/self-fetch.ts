@@ -1,0 +1,19 @@
+/** Sends a request through the whole app (middleware, routing, validation), as if it came from outside. */
+export type SelfFetch = (request: Request) => Promise<Response>;
+
+const apps = new WeakMap<object, SelfFetch>();
+
+/** Called by createApp: remembers the app built over these deps. */
+export function registerSelfFetch(deps: object, fetch: SelfFetch): void {
+  apps.set(deps, fetch);
+}
+
+/**
+ * The app built over these deps. The scenario runner sends its steps through it so they take the
+ * partner's exact path: auth, rate limit, idempotency, validation, state machines, events.
+ */
+export function selfFetch(deps: object): SelfFetch {
+  const fetch = apps.get(deps);
+  if (!fetch) throw new Error('no app registered for these deps (createApp was not called)');
+  return fetch;
+}

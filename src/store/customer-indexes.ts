@@ -1,0 +1,73 @@
+import { byField, GroupIndex, type RowOrder, SortedIndex, UniqueIndex } from './indexes.js';
+import type { BiometricsSessionRecord, CustomerRecord } from './records.js';
+import type { Table } from './table.js';
+
+/** The orders `GET /customers` can sort by. */
+export type CustomerSort = 'created_at' | 'updated_at' | 'name';
+export const CUSTOMER_SORTS: readonly CustomerSort[] = ['created_at', 'updated_at', 'name'];
+
+/**
+ * Names sort case- and accent-insensitively ("álvaro" next to "Alvaro", before "bruno"), then by
+ * the exact text, then by insertion; customers without a name come first in ascending order.
+ */
+export const byCustomerName: RowOrder<CustomerRecord> = (a, b) => {
+  const ka = nameKey(a.name);
+  const kb = nameKey(b.name);
+  if (ka !== kb) return ka < kb ? -1 : 1;
+  const ra = a.name ?? '';
+  const rb = b.name ?? '';
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  return a.seq - b.seq;
+};
+
+export const CUSTOMER_ORDERS: Record<CustomerSort, RowOrder<CustomerRecord>> = {
+  created_at: byField((r) => r.created_at),
+  updated_at: byField((r) => r.updated_at),
+  name: byCustomerName,
+};
+
+function nameKey(name: string | null): string {
+  return (name ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** Sorted lists for one order: the partner's whole list and the list per partner+status. */
+export interface CustomerSortedLists {
+  all: SortedIndex<CustomerRecord>;
+  byStatus: SortedIndex<CustomerRecord>;
+}
+
+/** The indexes the customer queries need, registered on the customers table. */
+export function customerIndexes(table: Table<CustomerRecord>) {
+  const sorted = {} as Record<CustomerSort, CustomerSortedLists>;
+  for (const sort of CUSTOMER_SORTS) {
+    sorted[sort] = {
+      all: table.index(new SortedIndex<CustomerRecord>((r) => r.partner_id, CUSTOMER_ORDERS[sort])),
+      byStatus: table.index(
+        new SortedIndex<CustomerRecord>((r) => `${r.partner_id}|${r.status}`, CUSTOMER_ORDERS[sort]),
+      ),
+    };
+  }
+  return {
+    sorted,
+    /** Key `${partner_id}|${cpf}` (11 digits). */
+    byCpf: table.index(new UniqueIndex<CustomerRecord>((r) => `${r.partner_id}|${r.cpf}`)),
+    /** Key `${partner_id}|${cnpj}` (normalized). */
+    byCnpj: table.index(
+      new UniqueIndex<CustomerRecord>((r) => (r.cnpj === null ? undefined : `${r.partner_id}|${r.cnpj}`)),
+    ),
+    /** Key `${partner_id}|${external_id}`; external ids need not be unique. */
+    byExternalId: table.index(
+      new GroupIndex<CustomerRecord>((r) =>
+        r.external_id === null ? undefined : `${r.partner_id}|${r.external_id}`,
+      ),
+    ),
+  };
+}
+
+/** Biometrics sessions by token hash (the hosted page's lookup) and by customer (control calls). */
+export function biometricsSessionIndexes(table: Table<BiometricsSessionRecord>) {
+  return {
+    byTokenHash: table.index(new UniqueIndex<BiometricsSessionRecord>((r) => r.token_hash)),
+    byCustomer: table.index(new GroupIndex<BiometricsSessionRecord>((r) => r.customer_id)),
+  };
+}

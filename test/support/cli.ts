@@ -1,0 +1,86 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A sandbox server on 127.0.0.1 (port 0), frozen clocks, no rate limit, quiet log. */
+export function startTestServer(scenarioDirs: string[] = []): Promise<RunningServer> {
+  return startServer({
+    port: 0,
+    host: '127.0.0.1',
+    clockMode: 'frozen',
+    webhookHttpHosts: [],
+    rateLimit: 0,
+    credential: { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET },
+    scenarioDirs,
+    log: { info: () => {}, error: (message, error) => console.error(message, error) },
+  });
+}
+
+/** Starts the CLI as its own process (`node --import tsx src/cli/main.ts …`). */
+export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs the CLI to completion and collects its output and exit code. */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const child = spawnCli(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Resolves with the first line of a stream that satisfies `match` (bounded by `timeoutMs`). */
+export function waitForLine(
+  stream: NodeJS.ReadableStream,
+  match: (line: string) => boolean,
+  timeoutMs = 15_000,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(
+      () => reject(new Error(`no matching line within ${timeoutMs} ms; got: ${buffer}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      for (const line of buffer.split('\n')) {
+        if (match(line)) {
+          clearTimeout(timer);
+          stream.off('data', onData);
+          resolve(line);
+          return;
+        }
+      }
+    };
+    stream.on('data', onData);
+  });
+}
+
+/** Waits for a process to exit and returns its code. */
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('close', (code) => resolve(code)));
+}
