@@ -15,6 +15,11 @@ export function registerServe(program: Command): void {
     .option('--public-url <url>', 'absolute URL partners reach the sandbox at (hosted pages, problem types)')
     .option('--webhook-http-hosts <hosts>', 'comma-separated hosts allowed as plain-http webhook targets', '')
     .option(
+      '--webhook-timeout <ms>',
+      'a webhook attempt without a complete 2xx answer within this many ms fails',
+      '10000',
+    )
+    .option(
       '--scenarios <dirs>',
       'extra directories of scenario files, comma-separated (env CREDIT_SANDBOX_SCENARIOS)',
       process.env.CREDIT_SANDBOX_SCENARIOS ?? '',
@@ -61,6 +66,7 @@ export function registerServe(program: Command): void {
             .map((h) => h.trim())
             .filter(Boolean),
           rateLimit,
+          webhookTimeoutMs,
           credential,
           scenarioDirs: splitList(opts.scenarios),
         });

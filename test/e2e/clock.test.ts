@@ -68,7 +68,9 @@ describe('advance bounds', () => {
     const tooFar = await sandbox.json('POST', '/v3/sandbox/clock/advance', { body: { by: '3661d' } });
     expect(tooFar.status).toBe(422);
     expect(tooFar.body).toMatchObject({ code: 'clock_jump_too_large' });
-    const ok = await sandbox.json<{ now: string }>('POST', '/v3/sandbox/clock/advance', { body: { by: '3660d' } });
+    const ok = await sandbox.json<{ now: string }>('POST', '/v3/sandbox/clock/advance', {
+      body: { by: '3660d' },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.now).toBe('2036-03-09T12:00:00.000Z');
   });
