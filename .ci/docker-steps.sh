@@ -12,7 +12,7 @@ cp -r dist bin fixtures scenarios "$work/"
 (cd "$work" && npm ci --omit=dev --no-audit --no-fund --ignore-scripts >/dev/null)
 
 port=18080
-(cd "$work" && NODE_ENV=production HOST=127.0.0.1 PORT=$port node dist/cli/main.js serve >"$work/server.log" 2>&1) &
+(cd "$work" && NODE_ENV=production HOST=127.0.0.1 PORT=$port exec node dist/cli/main.js serve >"$work/server.log" 2>&1) &
 server_pid=$!
 for _ in $(seq 1 50); do
   if (cd "$work" && PORT=$port node dist/cli/healthcheck.js); then break; fi
@@ -22,5 +22,8 @@ done
 token=$(curl -sf -X POST "http://127.0.0.1:$port/v3/auth/token" -u cid_sandbox_default:svc_cs_test_sandbox_default_secret)
 case "$token" in *svc_at_*) ;; *) echo "no token from the image's server: $token"; exit 1 ;; esac
 curl -sf "http://127.0.0.1:$port/docs" >/dev/null
-echo "docker steps: runtime install, start, HEALTHCHECK and token request all work"
+# The built CLI, from the image's layout, finds the shipped scenarios and fixtures.
+(cd "$work" && CREDIT_SANDBOX_URL="http://127.0.0.1:$port" node dist/cli/main.js scenario run happy-path >"$work/scenario.log" 2>&1) ||
+  { cat "$work/scenario.log"; echo "happy-path scenario failed against the image's server"; exit 1; }
+echo "docker steps: runtime install, start, HEALTHCHECK, token request and a scenario through the built CLI all work"
 cd "$root"

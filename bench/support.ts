@@ -1,6 +1,14 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+
+/** Compiles src/ to dist/ (`npm run build`), so benchmarks measure what the Docker image runs. */
+export function buildDist(): void {
+  execFileSync('npm', ['run', '--silent', 'build'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: 'inherit',
+  });
+}
 
 /** Starts a bench server script in its own process (so it gets its own core) and waits for its port. */
 export async function startChild(script: string): Promise<{ port: number; child: ChildProcess }> {

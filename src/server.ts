@@ -67,8 +67,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const app = createApp(deps);
   deps.engine.start();
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: (req) => app.fetch(req), port: options.port, hostname: options.host }, () =>
-      resolve(s),
+    const s = serve(
+      { fetch: (req, env) => app.fetch(req, env), port: options.port, hostname: options.host },
+      () => resolve(s),
     );
   });
   const address = server.address() as AddressInfo;

@@ -1,5 +1,7 @@
-// The sandbox as users run it (in memory), with the rate limiter on but out of reach. Prints its port.
-import { startServer } from '../../src/server.js';
+// The sandbox as the Docker image runs it: the compiled build in dist/ (bench/support.ts builds it
+// first), in memory, with the rate limiter on but out of reach. Prints its port.
+// @ts-expect-error -- dist/ exists only after `npm run build`; the bench builds it before starting this.
+const { startServer } = (await import('../../dist/server.js')) as typeof import('../../src/server.js');
 
 const server = await startServer({
   port: 0,

@@ -41,6 +41,7 @@ export class Engine {
   private readonly sinks: EventSink[] = [];
   /** One live clock per partner: it reads the partner's state on each call, so it never goes stale. */
   private readonly clocks = new Map<string, Clock>();
+  private readonly liveContexts = new Map<string, DomainContext>();
 
   constructor(private readonly deps: EngineDeps) {
     this.scheduler = new Scheduler({
@@ -81,6 +82,17 @@ export class Engine {
 
   /** The domain context of a partner; `clock` defaults to the partner's live clock. */
   context(partnerId: string, clock: Clock = this.clock(partnerId)): DomainContext {
+    // The context over a partner's live clock is the same object every time: built once, so a
+    // request does not pay for a fresh set of closures.
+    const live = clock === this.clock(partnerId);
+    const cached = live ? this.liveContexts.get(partnerId) : undefined;
+    if (cached) return cached;
+    const context = this.buildContext(partnerId, clock);
+    if (live) this.liveContexts.set(partnerId, context);
+    return context;
+  }
+
+  private buildContext(partnerId: string, clock: Clock): DomainContext {
     return {
       store: this.deps.store,
       partnerId,

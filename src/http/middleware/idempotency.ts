@@ -4,16 +4,20 @@ import type { IdempotencyRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 
-/** The POST operations the spec lists as accepting `Idempotency-Key` (Hono path syntax, under /v3). */
+/**
+ * The POST operations the spec lists as accepting `Idempotency-Key` (Hono path syntax, under /v3).
+ * Param names must match the routes' own (`:customer_id`, not `:id`): two names for one segment
+ * make Hono fall back from its RegExpRouter to the much slower TrieRouter for every request.
+ */
 export const IDEMPOTENT_POSTS = [
   '/customers',
-  '/customers/:id/documents',
-  '/customers/:id/biometrics',
-  '/credit-offers/:id/simulations',
+  '/customers/:customer_id/documents',
+  '/customers/:customer_id/biometrics',
+  '/credit-offers/:credit_offer_id/simulations',
   '/loans',
   '/auth/credentials',
   '/webhooks/endpoints',
-  '/webhooks/endpoints/:id/secret/rotate',
+  '/webhooks/endpoints/:webhook_endpoint_id/secret/rotate',
 ] as const;
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;

@@ -2,13 +2,14 @@ import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
+import { addResponseHeaders } from '../node-fast-path.js';
 import { RateLimiter } from '../rate-limiter.js';
 
 /** Per-partner rate limit with `RateLimit-*` headers on every response and 429 + `Retry-After`. */
 export function rateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const rate = deps.config.rateLimit;
   const limiter = rate > 0 ? new RateLimiter(rate, deps.realNow) : undefined;
-  return async (c, next) => {
+  return (c, next) => {
     const partner = c.get('partner');
     if (!limiter || !partner) return next();
     const decision = limiter.take(partner.id);
@@ -24,9 +25,8 @@ export function rateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
         { headers: { ...headers, 'Retry-After': String(decision.retryAfterSeconds) } },
       );
     }
-    // Set before the handler runs so they join the response it builds (touching c.res.headers
-    // afterwards would force the Node adapter off its fast path).
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    // Set before the handler runs so they join whatever response it ends with, errors included.
+    addResponseHeaders(c, headers);
     return next();
   };
 }
