@@ -10,9 +10,9 @@ describe('routing', () => {
     const fast = new RegExpRouter<number>();
     // Adding a route Hono's RegExpRouter cannot hold throws here; the fix is usually to give a
     // path parameter the same name in every route and middleware at that position.
-    routes
-      .filter((r) => !r.path.startsWith(KYC_CONTROL_PREFIX))
-      .forEach((r, i) => fast.add(r.method, r.path, i));
+    for (const [i, r] of routes.entries()) {
+      if (!r.path.startsWith(KYC_CONTROL_PREFIX)) fast.add(r.method, r.path, i);
+    }
     expect(() => fast.match('GET', '/v3/sandbox/clock')).not.toThrow();
   });
 
