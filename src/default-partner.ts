@@ -1,5 +1,5 @@
-import { SECRET_PREFIX } from './domain/credentials.js';
-import { createPartner, type PartnerSources } from './domain/partners.js';
+import { hashSecret, issueCredential, SECRET_PREFIX } from './domain/credentials.js';
+import { createPartner, type PartnerSources, partnerClock } from './domain/partners.js';
 
 export const DEFAULT_PARTNER_ID = 'ptn_default';
 /** Well-known credential of the default partner when the environment names none (printed at start-up). */
@@ -29,6 +29,23 @@ export function ensureDefaultPartner(
   credential: DefaultCredential,
   clockMode: 'running' | 'frozen',
 ): void {
-  if (sources.store.partners.get(DEFAULT_PARTNER_ID)) return;
-  createPartner(sources, { id: DEFAULT_PARTNER_ID, name: 'default', clockMode, credential });
+  const store = sources.store;
+  if (!store.partners.get(DEFAULT_PARTNER_ID)) {
+    createPartner(sources, { id: DEFAULT_PARTNER_ID, name: 'default', clockMode, credential });
+    return;
+  }
+  // A restored file may have been made with another credential: the one configured now (and
+  // printed at start-up) must work, so add it, or take its secret when the id is already there.
+  const existing = store.credentials.get(credential.clientId);
+  if (!existing) {
+    issueCredential(
+      { ...sources, partnerId: DEFAULT_PARTNER_ID, clock: partnerClock(sources, DEFAULT_PARTNER_ID) },
+      'default',
+      credential,
+    );
+  } else if (existing.partner_id === DEFAULT_PARTNER_ID) {
+    const secretHash = hashSecret(credential.clientSecret);
+    if (existing.secret_hash !== secretHash)
+      store.credentials.replace({ ...existing, secret_hash: secretHash });
+  }
 }

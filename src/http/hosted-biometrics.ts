@@ -43,8 +43,9 @@ export function hostedBiometricsRoutes(deps: AppDeps): Hono {
   app.post(path, async (c) => {
     const found = load(deps, c.req.param('token'));
     if (!found) return c.html(notFoundPage(), 404);
-    const form = await c.req.parseBody();
-    const outcome = form.outcome;
+    // A body that claims to be a form but cannot be parsed is the sender's fault (400), not ours.
+    const form = await c.req.parseBody().catch(() => undefined);
+    const outcome = form?.outcome;
     if (outcome !== 'approved' && outcome !== 'rejected') {
       return c.html(notice('Choose Approve or Fail.'), 400);
     }

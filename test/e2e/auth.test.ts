@@ -50,7 +50,7 @@ describe('POST /v3/auth/token', () => {
       body: 'grant_type=password',
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ code: 'validation_failed', param: 'grant_type' });
+    expect(await res.json()).toMatchObject({ code: 'unsupported_grant_type', param: 'grant_type' });
   });
 
   it.each([

@@ -212,12 +212,25 @@ describe('control: generate an offer', () => {
     [{ min_amount: '9000.00', approved_amount: '8000.00' }, 'invalid_offer_terms', 'min_amount'],
     [{ min_installments: 10, max_installments: 4 }, 'invalid_offer_terms', 'min_installments'],
     [{ fee_percentage: 1 }, 'invalid_offer_terms', 'fee_percentage'],
+    // Below a hundredth of a percent is still a fee: it must not round away to "0.00".
+    [{ fee_percentage: 0.004 }, 'invalid_offer_terms', 'fee_percentage'],
   ])('refuses incoherent terms %j with 422', async (body, code, param) => {
     const sandbox = createTestSandbox();
     const customer = await activeCustomer(sandbox, { cpf: TIER_CPF.standard });
     const res = await sandbox.json('POST', `/v3/sandbox/customers/${customer.id}/credit-offers`, { body });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ code, param, errors: [expect.objectContaining({ param })] });
+  });
+
+  it('charges the fee percentage exactly as sent (no binary-float rounding)', async () => {
+    const sandbox = createTestSandbox();
+    const customer = await activeCustomer(sandbox, { cpf: TIER_CPF.plus, cnpj: CNPJ.numeric });
+    const res = await sandbox.json<OfferBody>('POST', `/v3/sandbox/customers/${customer.id}/credit-offers`, {
+      body: { fee_percentage: 1.005 },
+    });
+    expect(res.status).toBe(201);
+    // 1.005 % of 10,000.00; the float 1.005 is 1.00499999..., which Number#toFixed(2) made 1.00 %.
+    expect((await simulate(sandbox, res.body.id, '10000.00', 12)).fees_amount).toBe('100.50');
   });
 
   it.each([

@@ -225,4 +225,22 @@ describe('biometrics', () => {
     expect(empty.status).toBe(400);
     expect(kycStatuses(await customer(sandbox, id)).biometrics).toBe('pending');
   });
+
+  it('the hosted page answers 400 (not 500) to a form body it cannot parse', async () => {
+    const sandbox = createTestSandbox();
+    const { id } = await createCustomer(sandbox);
+    const path = hostedPath(await startSession(sandbox, id));
+    for (const contentType of ['multipart/form-data; boundary=xx', 'multipart/form-data']) {
+      const res = await sandbox.app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: '--xx\r\nbroken',
+      });
+      expect(res.status, contentType).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await res.text()).toContain('Choose Approve or Fail.');
+    }
+    expect(kycStatuses(await customer(sandbox, id)).biometrics).toBe('pending');
+    expect((await clickButton(sandbox, path, 'approved')).status).toBe(303);
+  });
 });

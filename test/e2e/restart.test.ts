@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, ensureDefaultPartner } from '../../src/default-partner.js';
 import { FilePersistence } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
 import { createTestSandbox } from '../support/sandbox.js';
@@ -38,5 +39,25 @@ describe('restart with --data', () => {
     expect(await replay.text()).toBe(createdBody);
     const list = await second.json<{ data: { name: string }[] }>('GET', '/v3/auth/credentials', { token });
     expect(list.body.data.map((c) => c.name)).toEqual(['kept', 'default']);
+  });
+});
+
+describe('restart with --data and a different default credential', () => {
+  // startServer restores the file, then calls ensureDefaultPartner with the credential configured now.
+  it('makes the credential configured now (CREDIT_SANDBOX_CLIENT_ID/SECRET) work on the restored default partner', async () => {
+    const sandbox = createTestSandbox(); // the file's first start: the well-known default credential
+    const restart = (clientId: string, clientSecret: string) =>
+      ensureDefaultPartner(sandbox.deps, { clientId, clientSecret }, 'frozen');
+
+    restart('cid_from_env', 'svc_cs_test_env_secret');
+    expect(sandbox.deps.store.partners.size).toBe(1);
+    const fromEnv = await sandbox.token('cid_from_env', 'svc_cs_test_env_secret');
+    const clock = await sandbox.json('GET', '/v3/sandbox/clock', { token: fromEnv });
+    expect(clock.status).toBe(200);
+
+    // Same id, changed secret: the configured secret wins.
+    restart(DEFAULT_CLIENT_ID, 'svc_cs_test_changed_secret');
+    await expect(sandbox.token(DEFAULT_CLIENT_ID, 'svc_cs_test_changed_secret')).resolves.toMatch(/^svc_at_/);
+    await expect(sandbox.token(DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET)).rejects.toThrow(/401/);
   });
 });

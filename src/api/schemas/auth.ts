@@ -10,7 +10,8 @@ export const TokenResponseSchema = z
   .openapi('AccessToken');
 
 export const TokenRequestSchema = z
-  .object({ grant_type: z.literal('client_credentials').optional() })
+  // Any string parses; the handler answers 400 unsupported_grant_type for anything but client_credentials.
+  .object({ grant_type: z.string().optional().openapi({ example: 'client_credentials' }) })
   .openapi('TokenRequest');
 
 export const CredentialSchema = z

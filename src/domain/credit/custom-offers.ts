@@ -1,4 +1,4 @@
-import { isMoneyString, toDecimal } from '../../finance/index.js';
+import { FinanceDecimal, isMoneyString, toDecimal } from '../../finance/index.js';
 import type { CreditOfferRecord } from '../../store/records.js';
 import type { DomainContext } from '../context.js';
 import { ApiError, type FieldError } from '../errors.js';
@@ -50,8 +50,12 @@ export function generateCustomOffer(
     min_installments: range ? (overrides.min_installments ?? null) : fixed ? null : base.min_installments,
     max_installments: range ? (overrides.max_installments ?? null) : fixed ? null : base.max_installments,
     due_date_rule: overrides.due_date_rule === undefined ? base.due_date_rule : overrides.due_date_rule,
+    // The JSON number read through its shortest decimal form (as interest_rate is), never Number#toFixed:
+    // a binary float rounds 1.005 down to "1.00" and 0.004 to "0.00" (a fee an individual must be refused).
     fee_percentage:
-      overrides.fee_percentage === undefined ? base.fee_percentage : overrides.fee_percentage.toFixed(2),
+      overrides.fee_percentage === undefined
+        ? base.fee_percentage
+        : new FinanceDecimal(String(overrides.fee_percentage)).toFixed(),
   };
   assertCoherent(terms);
   return generateOffer(
