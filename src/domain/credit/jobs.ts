@@ -12,6 +12,8 @@ export const CREDIT_JOBS = {
   startDisbursement: 'loan.start_disbursement',
   /** {loan_id}: disbursing -> active (or error for the disbursement_failure profile). */
   confirmDisbursement: 'loan.confirm_disbursement',
+  /** {loan_id}: the first due date arrived before the signature: the loan is cancelled. */
+  signatureExpire: 'loan.signature_expire',
   /** {loan_id, decision: sign|decline}: a magic profile answers the signature request. */
   customerSignature: 'loan.customer_signature',
   /** {transaction_id}: the day after the due date, an open installment becomes overdue. */

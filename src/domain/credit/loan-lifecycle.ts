@@ -40,9 +40,18 @@ export function generateContract(ctx: CreditContext, loan: LoanRecord): LoanReco
   return row;
 }
 
-/** contract_generated -> awaiting_signatures; magic profiles answer by themselves a moment later. */
+/**
+ * contract_generated -> awaiting_signatures; magic profiles answer by themselves a moment later.
+ * The signature is awaited until 00:00 UTC of the first due date: a loan disbursed later would
+ * start with an installment already due (its schedule was fixed at simulation time).
+ */
 export function requestSignature(ctx: CreditContext, loan: LoanRecord): LoanRecord {
   const row = transitionLoan(ctx, loan, 'request_signature');
+  ctx.schedule(
+    CREDIT_JOBS.signatureExpire,
+    { loan_id: loan.id },
+    Date.parse(`${loan.first_due_date}T00:00:00.000Z`),
+  );
   const decision = signatureDecision(ctx, loan);
   if (decision) {
     ctx.schedule(
@@ -80,17 +89,16 @@ export function declineLoan(ctx: CreditContext, loan: LoanRecord): LoanRecord {
   return row;
 }
 
-/** Any state before active -> cancelled. */
-export function cancelLoan(ctx: CreditContext, loan: LoanRecord): LoanRecord {
-  const row = transitionLoan(
-    ctx,
-    loan,
-    'cancel',
-    { cancelled_at: ctx.clock.iso() },
-    {
-      reason: 'cancelled',
-    },
-  );
+/**
+ * Any state before active -> cancelled: by the control API (`cancelled`), or because the first
+ * due date came before the signature (`signature_expired`).
+ */
+export function cancelLoan(
+  ctx: CreditContext,
+  loan: LoanRecord,
+  reason: 'cancelled' | 'signature_expired' = 'cancelled',
+): LoanRecord {
+  const row = transitionLoan(ctx, loan, 'cancel', { cancelled_at: ctx.clock.iso() }, { reason });
   scheduleNextOffer(ctx, loan.customer_id);
   return row;
 }
@@ -164,6 +172,10 @@ export function runLoanStep(ctx: CreditContext, kind: string, loanId: string, de
     case CREDIT_JOBS.customerSignature:
       if (decision === 'decline' && canMove(loan, 'decline')) declineLoan(ctx, loan);
       if (decision === 'sign' && canMove(loan, 'sign')) signLoan(ctx, loan);
+      return;
+    case CREDIT_JOBS.signatureExpire:
+      // Only a loan still waiting for its signature; one signed or cancelled meanwhile is left alone.
+      if (loan?.status === 'awaiting_signatures') cancelLoan(ctx, loan, 'signature_expired');
       return;
     case CREDIT_JOBS.startDisbursement:
       if (canMove(loan, 'start_disbursement')) startDisbursement(ctx, loan);

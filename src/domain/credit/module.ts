@@ -24,6 +24,7 @@ export const creditModule: DomainModule = {
       CREDIT_JOBS.generateContract,
       CREDIT_JOBS.requestSignature,
       CREDIT_JOBS.customerSignature,
+      CREDIT_JOBS.signatureExpire,
       CREDIT_JOBS.startDisbursement,
       CREDIT_JOBS.confirmDisbursement,
     ]) {
