@@ -368,3 +368,21 @@ describe('the DESIGN reference case through the API', () => {
     });
   });
 });
+
+describe('custom offer interest rate bounds', () => {
+  it('refuses an interest rate below 0.5 % a month with 400 naming interest_rate', async () => {
+    const sandbox = createTestSandbox();
+    const customer = await activeCustomer(sandbox, { cpf: TIER_CPF.standard });
+    for (const interest_rate of [0, 0.1, 0.49]) {
+      const res = await sandbox.json('POST', `/v3/sandbox/customers/${customer.id}/credit-offers`, {
+        body: { interest_rate },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'validation_failed', param: 'interest_rate' });
+    }
+    const ok = await sandbox.json('POST', `/v3/sandbox/customers/${customer.id}/credit-offers`, {
+      body: { interest_rate: 0.5 },
+    });
+    expect(ok.status).toBe(201);
+  });
+});
