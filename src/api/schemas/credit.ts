@@ -95,15 +95,10 @@ export const GenerateOfferBody = z
   .object({
     approved_amount: PositiveMoney.optional(),
     min_amount: PositiveMoney.optional(),
-    interest_rate: z
-      .number()
-      .min(0.5)
-      .max(30)
-      .optional()
-      .openapi({
-        description:
-          'Percent a month, 0.5 to 30 (below that, rounding the payment to cents can make the interest negative)',
-      }),
+    interest_rate: z.number().min(0.5).max(30).optional().openapi({
+      description:
+        'Percent a month, 0.5 to 30 (below that, rounding the payment to cents can make the interest negative)',
+    }),
     installments: z.number().int().min(1).max(120).optional(),
     min_installments: z.number().int().min(1).max(120).optional(),
     max_installments: z.number().int().min(1).max(120).optional(),
