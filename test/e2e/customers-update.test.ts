@@ -155,3 +155,23 @@ describe('PATCH /v3/customers/{id}', () => {
     expect(renamed.body).toMatchObject({ name: 'Maria S.', status: 'active' });
   });
 });
+
+describe('removing the CNPJ while its CCMEI awaits review', () => {
+  it('rejects the CCMEI document instead of leaving it submitted forever', async () => {
+    const sandbox = createTestSandbox();
+    const customer = await createCustomer(sandbox, { cnpj: CNPJ.numeric });
+    const uploaded = await upload(sandbox, customer.id, 'ccmei');
+    expect(uploaded.status).toBe(201);
+    const location = uploaded.headers.get('location') as string;
+    const patched = await sandbox.json<CustomerBody>('PATCH', `/v3/customers/${customer.id}`, {
+      body: { cnpj: null },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.kyc.map((i) => i.type)).not.toContain('ccmei');
+    const document = await sandbox.json<{ status: string }>('GET', location);
+    expect(document.body.status).toBe('rejected');
+    // The review job that comes 5 s later finds nothing to review and changes nothing.
+    await advance(sandbox, '10s');
+    expect((await sandbox.json<{ status: string }>('GET', location)).body.status).toBe('rejected');
+  });
+});

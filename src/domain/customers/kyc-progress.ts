@@ -144,6 +144,17 @@ function customerMove(status: CustomerStatus, event: CustomerEvent): CustomerSta
   return next;
 }
 
+/**
+ * Closes the document of a requirement that is being dropped (a CNPJ removed takes its CCMEI
+ * requirement away): one still awaiting review is rejected, so it cannot stay `submitted` forever
+ * once its review job finds no item to review.
+ */
+export function retireItemDocument(ctx: DomainContext, item: KycItemRecord): void {
+  if (item.document_id === null) return;
+  if (ctx.store.documents.get(item.document_id)?.status === 'submitted')
+    moveDocument(ctx, item.document_id, 'reject');
+}
+
 function moveDocument(ctx: DomainContext, documentId: string, event: 'approve' | 'reject'): void {
   const doc = ctx.store.documents.get(documentId);
   if (!doc) throw new Error(`document ${documentId} of a KYC item is missing`);

@@ -1,7 +1,7 @@
 import type { CustomerRecord } from '../../store/records.js';
 import type { DomainContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import { commitKyc, getCustomer, moveKycItem } from './kyc-progress.js';
+import { commitKyc, getCustomer, moveKycItem, retireItemDocument } from './kyc-progress.js';
 import { ccmeiItem, type DataField } from './requirements.js';
 import { normalizeTaxIds } from './tax-ids.js';
 
@@ -76,6 +76,7 @@ function reconcileCcmei(ctx: DomainContext, row: CustomerRecord, previous: strin
     return commitKyc(ctx, { ...row, kyc: [...row.kyc, ccmeiItem()] });
   }
   if (row.cnpj === null && ccmei) {
+    retireItemDocument(ctx, ccmei);
     return commitKyc(ctx, { ...row, kyc: row.kyc.filter((i) => i !== ccmei) });
   }
   // A different company: its certificate must be sent again, if one was sent for the old one.
