@@ -1,23 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
-import { type RunningServer, startServer } from '../../src/server.js';
-
-/** Debian's Chromium (`apt-get install chromium`); playwright-core never downloads a browser. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import type { RunningServer } from '../../src/server.js';
+import { type BrowserHarness, startBrowserHarness } from './harness.js';
 
 interface Customer {
   id: string;
@@ -25,19 +9,10 @@ interface Customer {
   kyc: { type: string; status: string; message: string | null }[];
 }
 
+let harness: BrowserHarness;
 let server: RunningServer;
 let browser: BrowserContext;
-let userDataDir: string;
-let token: string;
-
-async function api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
+const api = <T>(method: string, path: string, body?: unknown) => harness.api<T>(method, path, body);
 
 async function biometricsStatus(id: string): Promise<string | undefined> {
   const customer = await api<Customer>('GET', `/v3/customers/${id}`);
@@ -54,38 +29,12 @@ async function newCustomer(cpf: string): Promise<{ id: string; sessionUrl: strin
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's Chromium with "apt-get install -y chromium".`);
-  }
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    clockMode: 'frozen',
-    rateLimit: 0,
-    webhookHttpHosts: [],
-    credential: { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET },
-    log: { info: () => {}, error: (message, error) => console.error(message, error) },
-  });
-  const res = await fetch(`${server.url}/v3/auth/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64')}`,
-    },
-  });
-  token = ((await res.json()) as { access_token: string }).access_token;
-  userDataDir = mkdtempSync(join(tmpdir(), 'credit-sandbox-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    javaScriptEnabled: false, // the hosted page must work without any script
-  });
+  harness = await startBrowserHarness();
+  ({ server, browser } = harness);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await harness?.close();
 });
 
 describe('hosted biometrics page in a real browser', () => {

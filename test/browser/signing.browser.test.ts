@@ -1,35 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/server.js';
+import { type BrowserHarness, startBrowserHarness } from './harness.js';
 
-/** Debian's Chromium (`apt-get install chromium`); playwright-core never downloads a browser. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-];
 const PNG = readFileSync(new URL('../../fixtures/sample.png', import.meta.url));
 
+let harness: BrowserHarness;
 let server: RunningServer;
 let browser: BrowserContext;
-let userDataDir: string;
-let token: string;
-
-async function api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
+const api = <T>(method: string, path: string, body?: unknown) => harness.api<T>(method, path, body);
 
 /** A customer through KYC, its offer simulated and contracted; returns the loan waiting for signature. */
 async function loanAwaitingSignature(cpf: string): Promise<{ id: string; signingUrl: string }> {
@@ -40,11 +20,7 @@ async function loanAwaitingSignature(cpf: string): Promise<{ id: string; signing
     const form = new FormData();
     form.set('type', type);
     form.set('file', new File([new Uint8Array(PNG)], 'doc.png', { type: 'image/png' }));
-    const res = await fetch(`${server.url}/v3/customers/${id}/documents`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
-    });
+    const res = await harness.fetch(`/v3/customers/${id}/documents`, { method: 'POST', body: form });
     expect(res.status).toBe(201);
   }
   expect((await api('POST', `/v3/customers/${id}/biometrics`)).status).toBe(200);
@@ -74,38 +50,12 @@ async function loanAwaitingSignature(cpf: string): Promise<{ id: string; signing
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's Chromium with "apt-get install -y chromium".`);
-  }
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    clockMode: 'frozen',
-    rateLimit: 0,
-    webhookHttpHosts: [],
-    credential: { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET },
-    log: { info: () => {}, error: (message, error) => console.error(message, error) },
-  });
-  const res = await fetch(`${server.url}/v3/auth/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64')}`,
-    },
-  });
-  token = ((await res.json()) as { access_token: string }).access_token;
-  userDataDir = mkdtempSync(join(tmpdir(), 'credit-sandbox-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    javaScriptEnabled: false, // the contract page must work without any script
-  });
+  harness = await startBrowserHarness();
+  ({ server, browser } = harness);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await harness?.close();
 });
 
 describe('hosted contract page in a real browser', () => {
