@@ -28,6 +28,7 @@ export function createDeps(base: BaseDeps): AppDeps {
     realNow: base.realNow,
     persistence: base.persistence,
     onError: (message, error) => base.log.error(message, error),
+    timings: base.config.timings,
   });
   for (const module of DOMAIN_MODULES) module.register(engine, base.config);
   const webhooks = createWebhookDelivery({

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
 import { createDeps } from './deps.js';
+import type { Timings } from './domain/timings.js';
 import { createApp } from './http/app.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
@@ -20,6 +21,8 @@ export interface ServeOptions {
   webhookHttpHosts: string[];
   /** Milliseconds a webhook receiver has to answer; defaults to 10 s. */
   webhookTimeoutMs?: number | undefined;
+  /** Automatic delays; DESIGN's defaults when absent. */
+  timings?: Timings | undefined;
   /** Directories of the team's own scenario files (`--scenarios`). */
   scenarioDirs?: string[] | undefined;
   rateLimit: number;
@@ -50,6 +53,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     rateLimit: options.rateLimit,
     clockMode: options.clockMode,
     webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_CONFIG.webhookTimeoutMs,
+    timings: options.timings ?? DEFAULT_CONFIG.timings,
     scenarioDirs: options.scenarioDirs ?? [],
   };
   const deps: AppDeps = createDeps({

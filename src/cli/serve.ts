@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../default-partner.js';
+import { parseTimings, type Timings } from '../domain/timings.js';
 
 /** Default requests per second per partner (documented in the README). */
 export const DEFAULT_RATE_LIMIT = 100;
@@ -25,6 +26,11 @@ export function registerServe(program: Command): void {
       process.env.CREDIT_SANDBOX_SCENARIOS ?? '',
     )
     .option(
+      '--timings <list>',
+      'automatic delays, e.g. contract_generation=0s,offer_validity=7d (see the README for the names)',
+      '',
+    )
+    .option(
       '--rate-limit <rps>',
       'requests per second per partner; 0 turns it off',
       String(DEFAULT_RATE_LIMIT),
@@ -39,6 +45,12 @@ export function registerServe(program: Command): void {
       const webhookTimeoutMs = Number(opts.webhookTimeout);
       if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) {
         fail(`--webhook-timeout must be a positive integer of milliseconds, got "${opts.webhookTimeout}"`);
+      }
+      let timings: Timings;
+      try {
+        timings = parseTimings(opts.timings ?? '');
+      } catch (error) {
+        fail((error as Error).message);
       }
       if (opts.clock !== 'running' && opts.clock !== 'frozen')
         fail(`--clock must be running or frozen, got "${opts.clock}"`);
@@ -67,6 +79,7 @@ export function registerServe(program: Command): void {
             .filter(Boolean),
           rateLimit,
           webhookTimeoutMs,
+          timings,
           credential,
           scenarioDirs: splitList(opts.scenarios),
         });

@@ -3,6 +3,7 @@ import type { EventType } from '../engine/event-types.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { EventRecord, JobRecord, JsonObject } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import type { Timings } from './timings.js';
 
 /**
  * What a domain operation works with: the store, one partner and that partner's clock, the
@@ -15,6 +16,8 @@ export interface DomainContext {
   clock: Clock;
   ids: IdSource;
   randomBytes: RandomBytes;
+  /** Every automatic delay (DESIGN's defaults, or `--timings`). */
+  timings: Timings;
   /** Appends an event (timestamp = clock now) to the partner's log and fans it out to webhooks. */
   emit(type: EventType, data: JsonObject): EventRecord;
   /** Schedules a timed job on the partner clock. */

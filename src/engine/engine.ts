@@ -1,6 +1,7 @@
 import type { DomainContext, JobHandler } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
 import { partnerClock } from '../domain/partners.js';
+import { DEFAULT_TIMINGS, type Timings } from '../domain/timings.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { Persistence } from '../store/persistence.js';
 import type { EventRecord, JsonObject } from '../store/records.js';
@@ -16,6 +17,8 @@ export interface EngineDeps {
   realNow: () => number;
   persistence: Persistence;
   onError: (message: string, error: unknown) => void;
+  /** Automatic delays; DESIGN's defaults when absent. */
+  timings?: Timings;
 }
 
 const DAY_MS = 86_400_000;
@@ -99,6 +102,7 @@ export class Engine {
       clock,
       ids: this.deps.ids,
       randomBytes: this.deps.randomBytes,
+      timings: this.deps.timings ?? DEFAULT_TIMINGS,
       emit: (type, data) => this.emit(partnerId, clock, type, data),
       schedule: (kind, payload, dueAtMs) => this.scheduler.schedule(partnerId, kind, payload, dueAtMs),
       cancelJob: (jobId) => this.scheduler.cancel(jobId),

@@ -1,3 +1,4 @@
+import { DEFAULT_TIMINGS, type Timings } from '../domain/timings.js';
 import type { Engine } from '../engine/engine.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { Persistence } from '../store/persistence.js';
@@ -16,6 +17,8 @@ export interface AppConfig {
   clockMode: 'running' | 'frozen';
   /** A webhook attempt without a complete 2xx answer within this many ms failed. */
   webhookTimeoutMs: number;
+  /** Automatic delays of the partner worlds (`--timings`). */
+  timings: Timings;
   /** Directories of a team's own scenario files, served beside the shipped ones (`--scenarios`). */
   scenarioDirs?: string[];
 }
@@ -47,4 +50,5 @@ export const DEFAULT_CONFIG: AppConfig = {
   rateLimit: 100,
   clockMode: 'running',
   webhookTimeoutMs: 10_000,
+  timings: DEFAULT_TIMINGS,
 };

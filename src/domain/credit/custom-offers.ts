@@ -6,7 +6,7 @@ import { magicBehaviour } from '../magic-profiles.js';
 import { findCustomer } from './customers.js';
 import { type DueDateRule, type OfferTerms, offerTermsFor } from './offer-terms.js';
 import { generateOffer } from './offers.js';
-import { DAY_MS, OFFER_VALIDITY_MS } from './timings.js';
+import { DAY_MS } from './timings.js';
 
 /** Terms a control call may set; the rest comes from the customer's tier. */
 export interface OfferOverrides {
@@ -62,7 +62,7 @@ export function generateCustomOffer(
     ctx,
     customer,
     terms,
-    (overrides.valid_for_days ?? OFFER_VALIDITY_MS / DAY_MS) * DAY_MS,
+    overrides.valid_for_days === undefined ? ctx.timings.offerValidityMs : overrides.valid_for_days * DAY_MS,
   );
 }
 

@@ -8,12 +8,6 @@ import { CREDIT_JOBS } from './jobs.js';
 import { FAIL_STAGES, type FailStage } from './loan-states.js';
 import { canMove, transitionLoan } from './loans.js';
 import { scheduleNextOffer } from './offers.js';
-import {
-  DISBURSEMENT_CONFIRM_AFTER_MS,
-  DISBURSEMENT_START_AFTER_MS,
-  MAGIC_SIGNATURE_AFTER_MS,
-  SIGNATURE_REQUEST_AFTER_MS,
-} from './timings.js';
 
 /**
  * The loan's steps after creation. Each is one state-machine move (`transitionLoan`) followed by
@@ -35,7 +29,7 @@ export function generateContract(ctx: CreditContext, loan: LoanRecord): LoanReco
   ctx.schedule(
     CREDIT_JOBS.requestSignature,
     { loan_id: loan.id },
-    ctx.clock.nowMs() + SIGNATURE_REQUEST_AFTER_MS,
+    ctx.clock.nowMs() + ctx.timings.signatureRequestMs,
   );
   return row;
 }
@@ -57,7 +51,7 @@ export function requestSignature(ctx: CreditContext, loan: LoanRecord): LoanReco
     ctx.schedule(
       CREDIT_JOBS.customerSignature,
       { loan_id: loan.id, decision },
-      ctx.clock.nowMs() + MAGIC_SIGNATURE_AFTER_MS,
+      ctx.clock.nowMs() + ctx.timings.magicSignatureMs,
     );
   }
   return row;
@@ -69,7 +63,7 @@ export function signLoan(ctx: CreditContext, loan: LoanRecord): LoanRecord {
   ctx.schedule(
     CREDIT_JOBS.startDisbursement,
     { loan_id: loan.id },
-    ctx.clock.nowMs() + DISBURSEMENT_START_AFTER_MS,
+    ctx.clock.nowMs() + ctx.timings.disbursementStartMs,
   );
   return row;
 }
@@ -115,7 +109,7 @@ export function startDisbursement(ctx: CreditContext, loan: LoanRecord): LoanRec
   ctx.schedule(
     CREDIT_JOBS.confirmDisbursement,
     { loan_id: loan.id },
-    ctx.clock.nowMs() + DISBURSEMENT_CONFIRM_AFTER_MS,
+    ctx.clock.nowMs() + ctx.timings.disbursementConfirmationMs,
   );
   return row;
 }

@@ -6,7 +6,6 @@ import type { CreditContext } from './credit-context.js';
 import { CREDIT_JOBS } from './jobs.js';
 import { allowedLoanActions, LOAN_ACTION_EVENTS, type LoanAction, nextLoanStatus } from './loan-states.js';
 import { assertOfferAvailable, findOffer, transitionOffer } from './offers.js';
-import { CONTRACT_AFTER_MS } from './timings.js';
 
 /** The public Loan. */
 export type LoanView = {
@@ -149,7 +148,11 @@ export function createLoan(ctx: CreditContext, input: CreateLoanInput): LoanReco
     updated_at: now,
   });
   ctx.emit('loan.created', loanView(loan, ctx.publicUrl));
-  ctx.schedule(CREDIT_JOBS.generateContract, { loan_id: loan.id }, ctx.clock.nowMs() + CONTRACT_AFTER_MS);
+  ctx.schedule(
+    CREDIT_JOBS.generateContract,
+    { loan_id: loan.id },
+    ctx.clock.nowMs() + ctx.timings.contractGenerationMs,
+  );
   return loan;
 }
 

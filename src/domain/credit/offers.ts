@@ -5,7 +5,6 @@ import { magicBehaviour } from '../magic-profiles.js';
 import { CREDIT_JOBS } from './jobs.js';
 import { nextOfferStatus, OFFER_ACTION_EVENTS, type OfferAction } from './offer-states.js';
 import { type DueDateRule, type OfferTerms, offerTermsFor } from './offer-terms.js';
-import { OFFER_REGENERATE_AFTER_MS, OFFER_VALIDITY_MS } from './timings.js';
 
 /** The public CreditOffer: `installments`, or `min_installments` and `max_installments` in its place. */
 export type CreditOfferView = {
@@ -72,7 +71,7 @@ export function generateOffer(
   ctx: DomainContext,
   customer: CustomerRecord,
   terms: OfferTerms,
-  validForMs: number = OFFER_VALIDITY_MS,
+  validForMs: number = ctx.timings.offerValidityMs,
 ): CreditOfferRecord {
   const now = ctx.clock.iso();
   const validUntilMs = ctx.clock.nowMs() + validForMs;
@@ -153,7 +152,7 @@ export function scheduleNextOffer(ctx: DomainContext, customerId: string): void 
   ctx.schedule(
     CREDIT_JOBS.offerRegenerate,
     { customer_id: customerId },
-    ctx.clock.nowMs() + OFFER_REGENERATE_AFTER_MS,
+    ctx.clock.nowMs() + ctx.timings.offerRenewalMs,
   );
 }
 

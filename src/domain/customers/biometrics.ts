@@ -5,7 +5,6 @@ import type { DomainContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { getCustomer, moveKycItem } from './kyc-progress.js';
 import { BIOMETRICS_TYPE } from './requirements.js';
-import { KYC_TIMINGS } from './timings.js';
 
 /** Where the hosted capture page lives (outside /v3: the person opening it has no API token). */
 export const HOSTED_BIOMETRICS_PATH = '/hosted/biometrics';
@@ -32,7 +31,7 @@ export function startBiometricsSession(
   const id = ctx.ids('bio_');
   // Random part for secrecy; the id's hex keeps tokens unique even with a deterministic source.
   const token = `${ctx.randomBytes(24).toString('base64url')}${id.slice('bio_'.length)}`;
-  const expiresAt = new Date(ctx.clock.nowMs() + KYC_TIMINGS.biometricsSessionMs).toISOString();
+  const expiresAt = new Date(ctx.clock.nowMs() + ctx.timings.biometricsSessionMs).toISOString();
   ctx.store.biometricsSessions.insert({
     id,
     seq: ctx.store.nextSeq(),

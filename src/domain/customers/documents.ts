@@ -6,7 +6,7 @@ import { sniffDocumentType } from './file-signature.js';
 import { getCustomer, moveKycItem } from './kyc-progress.js';
 import { DOCUMENT_REVIEW_JOB } from './kyc-review.js';
 import { itemMode } from './requirements.js';
-import { KYC_TIMINGS, MAX_DOCUMENT_BYTES } from './timings.js';
+import { MAX_DOCUMENT_BYTES } from './timings.js';
 
 export interface UploadedFile {
   name: string;
@@ -91,7 +91,7 @@ export function uploadDocument(
   ctx.schedule(
     DOCUMENT_REVIEW_JOB,
     { customer_id: customer.id, document_id: document.id },
-    ctx.clock.nowMs() + KYC_TIMINGS.documentReviewMs,
+    ctx.clock.nowMs() + ctx.timings.documentReviewMs,
   );
   return { document, customer: updated };
 }

@@ -6,7 +6,6 @@ import { kycUpdatedEventData, statusEventData } from './customer-view.js';
 import { nextDocumentStatus } from './document-machine.js';
 import { eventAppliesTo, type KycItemEvent, nextKycItemStatus } from './kyc-item-machine.js';
 import { itemMode } from './requirements.js';
-import { KYC_TIMINGS } from './timings.js';
 
 /** Job kind: the KYC review that completes `kycReviewMs` after the last required item is submitted. */
 export const KYC_REVIEW_JOB = 'customer.kyc_review';
@@ -109,7 +108,7 @@ export function startReviewIfComplete(ctx: DomainContext, customer: CustomerReco
   const job = ctx.schedule(
     KYC_REVIEW_JOB,
     { customer_id: customer.id },
-    ctx.clock.nowMs() + KYC_TIMINGS.kycReviewMs,
+    ctx.clock.nowMs() + ctx.timings.kycReviewMs,
   );
   const row = ctx.store.customers.replace({
     ...customer,
