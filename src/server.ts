@@ -6,6 +6,7 @@ import { createDeps } from './deps.js';
 import type { Timings } from './domain/timings.js';
 import { createApp } from './http/app.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
+import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { FilePersistence, memoryPersistence } from './store/persistence.js';
 import { Store } from './store/store.js';
@@ -23,6 +24,8 @@ export interface ServeOptions {
   webhookTimeoutMs?: number | undefined;
   /** Automatic delays; DESIGN's defaults when absent. */
   timings?: Timings | undefined;
+  /** Requests kept per partner by the request inspector (default 1000; 0 keeps none). */
+  requestLogSize?: number | undefined;
   /** Directories of the team's own scenario files (`--scenarios`). */
   scenarioDirs?: string[] | undefined;
   rateLimit: number;
@@ -55,6 +58,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_CONFIG.webhookTimeoutMs,
     timings: options.timings ?? DEFAULT_CONFIG.timings,
     scenarioDirs: options.scenarioDirs ?? [],
+    requestLogSize: options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE,
   };
   const deps: AppDeps = createDeps({
     store,

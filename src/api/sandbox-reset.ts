@@ -10,7 +10,7 @@ const reset = createRoute({
   tags: ['Sandbox control'],
   summary: "Wipe this partner's data and start its clock over",
   description:
-    'Deletes every customer, document, offer, simulation, loan, transaction, webhook endpoint, delivery, event, pending job and idempotency key of the calling partner. The partner and its credentials stay, so the same token keeps working. The clock returns to the current real time, frozen or running as before.',
+    'Deletes every customer, document, offer, simulation, loan, transaction, webhook endpoint, delivery, event, pending job and idempotency key of the calling partner. The partner, its credentials and its request log stay, so the same token keeps working. The clock returns to the current real time, frozen or running as before.',
   responses: {
     200: json(
       z.object({ deleted: z.number().int(), clock: ClockSchema }).openapi('ResetResult'),

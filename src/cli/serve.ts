@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../default-partner.js';
 import { parseTimings, type Timings } from '../domain/timings.js';
+import { DEFAULT_REQUEST_LOG_SIZE } from '../inspector/request-log.js';
 
 /** Default requests per second per partner (documented in the README). */
 export const DEFAULT_RATE_LIMIT = 100;
@@ -35,6 +36,11 @@ export function registerServe(program: Command): void {
       'requests per second per partner; 0 turns it off',
       String(DEFAULT_RATE_LIMIT),
     )
+    .option(
+      '--request-log-size <n>',
+      'requests the request inspector keeps per partner; 0 keeps none',
+      String(DEFAULT_REQUEST_LOG_SIZE),
+    )
     .action(async (opts: Record<string, string | undefined>) => {
       const port = Number(opts.port);
       const rateLimit = Number(opts.rateLimit);
@@ -45,6 +51,10 @@ export function registerServe(program: Command): void {
       const webhookTimeoutMs = Number(opts.webhookTimeout);
       if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) {
         fail(`--webhook-timeout must be a positive integer of milliseconds, got "${opts.webhookTimeout}"`);
+      }
+      const requestLogSize = Number(opts.requestLogSize);
+      if (!Number.isInteger(requestLogSize) || requestLogSize < 0 || requestLogSize > 1_000_000) {
+        fail(`--request-log-size must be an integer 0..1000000, got "${opts.requestLogSize}"`);
       }
       let timings: Timings;
       try {
@@ -79,6 +89,7 @@ export function registerServe(program: Command): void {
             .filter(Boolean),
           rateLimit,
           webhookTimeoutMs,
+          requestLogSize,
           timings,
           credential,
           scenarioDirs: splitList(opts.scenarios),

@@ -13,6 +13,7 @@ import { sandboxDeliveryRoutes } from '../api/sandbox-deliveries.js';
 import { sandboxEventRoutes } from '../api/sandbox-events.js';
 import { sandboxKycRoutes } from '../api/sandbox-kyc.js';
 import { sandboxPartnerRoutes } from '../api/sandbox-partners.js';
+import { sandboxRequestRoutes } from '../api/sandbox-requests.js';
 import { sandboxResetRoutes } from '../api/sandbox-reset.js';
 import { sandboxScenarioRoutes } from '../api/sandbox-scenarios.js';
 import { webhookEndpointRoutes } from '../api/webhooks.js';
@@ -26,6 +27,7 @@ import { authenticate } from './middleware/authenticate.js';
 import { durable } from './middleware/durable.js';
 import { IDEMPOTENT_POSTS, idempotency } from './middleware/idempotency.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { requestLog } from './middleware/request-log.js';
 import { problemResponse } from './problem.js';
 import type { createRouter } from './router.js';
 import { registerSelfFetch } from './self-fetch.js';
@@ -53,6 +55,7 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   sandboxKycRoutes,
   webhookEndpointRoutes,
   sandboxDeliveryRoutes,
+  sandboxRequestRoutes,
   creditOfferRoutes,
   loanRoutes,
   sandboxCreditRoutes,
@@ -75,6 +78,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Reads skip the body check and the durability wait: inspecting the body of a GET makes the
   // Node adapter build a full Request object, and each middleware layer costs a promise per request.
   const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
+  // First, so it sees the final answer of every request, refusals by later middleware included.
+  app.use('/v3/*', requestLog(deps));
   app.on(WRITES, '/v3/*', limitBody);
   app.use('/v3/*', authenticate(deps));
   app.use('/v3/*', rateLimit(deps));

@@ -21,6 +21,8 @@ export interface AppConfig {
   timings: Timings;
   /** Directories of a team's own scenario files, served beside the shipped ones (`--scenarios`). */
   scenarioDirs?: string[];
+  /** Requests kept per partner by the request inspector; 0 keeps none (`--request-log-size`). */
+  requestLogSize?: number;
 }
 
 export interface Logger {

@@ -7,5 +7,7 @@ export interface AppEnv {
     partner: PartnerRecord;
     clientId: string;
     clock: Clock;
+    /** `req_` + 32 hex: the `Request-Id` of this request (every /v3 request). */
+    requestId: string;
   };
 }

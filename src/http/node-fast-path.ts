@@ -37,3 +37,28 @@ export function addResponseHeaders(c: Context, headers: Record<string, string>):
   }
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
 }
+
+/** One response header, as `addResponseHeaders` adds it but without building an object. */
+export function addResponseHeader(c: Context, name: string, value: string): void {
+  const outgoing = bindings(c)?.outgoing;
+  if (outgoing && typeof outgoing.setHeader === 'function' && !outgoing.headersSent) {
+    outgoing.setHeader(name, value);
+    return;
+  }
+  c.header(name, value);
+}
+
+/** The raw query string (without `?`), or null; read from Node's request line when available. */
+export function rawQuery(c: Context): string | null {
+  const target = bindings(c)?.incoming?.url ?? c.req.url;
+  const at = target.indexOf('?');
+  return at < 0 || at === target.length - 1 ? null : target.slice(at + 1);
+}
+
+/** A response header already set for this request (Node's outgoing head, or the response). */
+export function responseHeader(c: Context, name: string): string | undefined {
+  const fromResponse = c.res.headers.get(name);
+  if (fromResponse !== null) return fromResponse;
+  const value = bindings(c)?.outgoing?.getHeader?.(name);
+  return value === undefined ? undefined : String(value);
+}

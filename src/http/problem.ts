@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, type ErrorCode } from '../domain/errors.js';
+import type { AppEnv } from './env.js';
 
 export interface ProblemBody {
   type: string;
@@ -32,15 +33,23 @@ export function problemBody(error: ApiError, publicUrl: string, instance: string
   return body;
 }
 
-/** Renders an ApiError as application/problem+json. */
-export function problemResponse(c: Context, error: ApiError, publicUrl: string): Response {
+/**
+ * Renders an ApiError as application/problem+json. `instance` is the request path with the
+ * request id as its fragment (`/v3/loans/ln_…#req_…`), the id to look up in the request inspector.
+ */
+export function problemResponse(c: Context<AppEnv>, error: ApiError, publicUrl: string): Response {
   // c.body keeps headers set earlier with c.header (RateLimit-*), unlike a bare Response.
   c.header('content-type', 'application/problem+json');
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
   return c.body(
-    JSON.stringify(problemBody(error, publicUrl, c.req.path)),
+    JSON.stringify(problemBody(error, publicUrl, problemInstance(c))),
     error.status as ContentfulStatusCode,
   );
 }
 
 export { ApiError };
+
+function problemInstance(c: Context<AppEnv>): string {
+  const requestId = c.get('requestId');
+  return requestId ? `${c.req.path}#${requestId}` : c.req.path;
+}

@@ -18,6 +18,7 @@ import type {
   TransactionRecord,
   WebhookEndpointRecord,
 } from './records.js';
+import { type RequestRecord, requestIndexes } from './request-records.js';
 import { Table } from './table.js';
 import { deliveryIndexes, webhookEndpointIndexes } from './webhook-indexes.js';
 
@@ -88,6 +89,10 @@ export class Store {
   readonly deliveries = new Table<DeliveryRecord>('webhook_deliveries');
   readonly deliveryIdx = deliveryIndexes(this.deliveries);
 
+  /** The request inspector's ring of recent requests per partner. */
+  readonly requests = new Table<RequestRecord>('requests');
+  readonly requestIdx = requestIndexes(this.requests);
+
   /** Tables in the order they are written and restored. */
   private readonly tables: Table<{ id: string }>[] = [];
 
@@ -97,6 +102,7 @@ export class Store {
     this.register(this.customers, this.documents, this.biometricsSessions);
     this.register(this.webhookEndpoints, this.deliveries);
     this.register(this.creditOffers, this.simulations, this.loans, this.transactions);
+    this.register(this.requests);
   }
 
   /** Adds tables to the snapshot; later modules call this for the tables they own. */
@@ -106,13 +112,15 @@ export class Store {
   }
 
   /**
-   * Deletes every row a partner owns except the partner itself and its credentials (so the
-   * caller's token keeps working). A rare control call, so a pass over each table is fine.
+   * Deletes every row a partner owns except the partner itself, its credentials (so the caller's
+   * token keeps working) and its request log (the history of what it sent, the reset included).
+   * A rare control call, so a pass over each table is fine.
    */
   deletePartnerData(partnerId: string): number {
+    const kept: unknown[] = [this.partners, this.credentials, this.requests];
     let removed = 0;
     for (const table of this.tables) {
-      if (table === (this.partners as unknown) || table === (this.credentials as unknown)) continue;
+      if (kept.includes(table)) continue;
       removed += table.deleteWhere((row) => (row as { partner_id?: string }).partner_id === partnerId);
     }
     return removed;

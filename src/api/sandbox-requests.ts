@@ -1,0 +1,63 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { AppDeps } from '../http/deps.js';
+import { createRouter } from '../http/router.js';
+import { getRequest, listRequests } from '../inspector/request-log.js';
+import type { RequestRecord } from '../store/request-records.js';
+import { COMMON_ERRORS, json, listOf, PageQuery, problemResponses } from './schemas/common.js';
+import { RequestLogEntrySchema, RequestLogQuery } from './schemas/requests.js';
+
+const tags = ['Sandbox control'];
+
+const list = createRoute({
+  method: 'get',
+  path: '/sandbox/requests',
+  tags,
+  summary: "The request inspector: the partner's recent API requests, newest first",
+  description:
+    'Each authenticated request with its status, duration, idempotency key and replay flag, request and response bodies (secrets redacted). Kept per partner in a ring (`--request-log-size`, default 1000). Filters: `status` (`404` or `4xx`), `method`, `path` prefix. A problem answer names its request in `instance` after `#`.',
+  request: { query: PageQuery.extend(RequestLogQuery.shape) },
+  responses: {
+    200: json(listOf(RequestLogEntrySchema, 'RequestLogList'), 'Requests'),
+    ...problemResponses(400, ...COMMON_ERRORS),
+  },
+});
+
+const show = createRoute({
+  method: 'get',
+  path: '/sandbox/requests/{request_id}',
+  tags,
+  summary: 'One request of the inspector, by its Request-Id',
+  request: { params: z.object({ request_id: z.string() }) },
+  responses: {
+    200: json(RequestLogEntrySchema, 'The request'),
+    ...problemResponses(404, ...COMMON_ERRORS),
+  },
+});
+
+/** The public shape of a logged request (the row without its bookkeeping). */
+export function requestView(row: RequestRecord) {
+  const { seq: _seq, partner_id: _partner, ...view } = row;
+  return view;
+}
+
+export function sandboxRequestRoutes(deps: AppDeps) {
+  const app = createRouter();
+
+  app.openapi(list, (c) => {
+    const { limit, starting_after, status, method, path } = c.req.valid('query');
+    const page = listRequests(
+      deps.store,
+      c.get('partner').id,
+      { status, method, path },
+      { limit, startingAfter: starting_after },
+    );
+    return c.json({ data: page.data.map(requestView), has_more: page.has_more }, 200);
+  });
+
+  app.openapi(show, (c) => {
+    const row = getRequest(deps.store, c.get('partner').id, c.req.valid('param').request_id);
+    return c.json(requestView(row), 200);
+  });
+
+  return app;
+}

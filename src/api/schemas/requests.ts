@@ -1,0 +1,51 @@
+import { z } from '@hono/zod-openapi';
+import { DateTime } from './common.js';
+
+const Body = z.unknown().openapi({
+  description:
+    'The JSON body (a form as an object), with `client_secret`, `secret`, `access_token` and similar redacted; null when there was none or it was not read',
+});
+
+export const RequestLogEntrySchema = z
+  .object({
+    id: z.string().openapi({ example: 'req_3f2a0c1d9b8e4f6a7c5d2e1b0a9f8e7d' }),
+    method: z.string().openapi({ example: 'POST' }),
+    path: z.string().openapi({ example: '/v3/customers' }),
+    query: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Raw query string without `?`', example: 'limit=10' }),
+    status: z.number().int().openapi({ example: 201 }),
+    duration_ms: z.number().openapi({ description: 'Real time spent in the sandbox', example: 1.42 }),
+    idempotency_key: z.string().nullable(),
+    idempotent_replayed: z.boolean(),
+    error_code: z.string().nullable().openapi({ description: 'The problem `code` of an error answer' }),
+    request_headers: z
+      .record(z.string(), z.string())
+      .openapi({ description: 'authorization (scheme only), content-type, idempotency-key, user-agent' }),
+    request_body: Body,
+    response_body: Body.openapi({
+      description:
+        'The JSON answer, secrets redacted (null for reads of the request log itself, which would quote itself)',
+    }),
+    created_at: DateTime.openapi({ description: 'Partner-clock time the request arrived' }),
+  })
+  .openapi('RequestLogEntry');
+
+export const RequestLogQuery = z.object({
+  status: z
+    .string()
+    .regex(/^([1-5]xx|[1-5][0-9]{2})$/i, 'an HTTP status (404) or a class (4xx)')
+    .optional()
+    .openapi({ param: { name: 'status', in: 'query' }, example: '4xx' }),
+  method: z
+    .enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete'])
+    .optional()
+    .openapi({ param: { name: 'method', in: 'query' }, example: 'POST' }),
+  path: z
+    .string()
+    .min(1)
+    .max(2048)
+    .optional()
+    .openapi({ param: { name: 'path', in: 'query' }, description: 'Path prefix', example: '/v3/loans' }),
+});
