@@ -32,7 +32,7 @@ function oneAdvance(due: number, future: number): number {
     realNow,
     config: { ...DEFAULT_CONFIG, clockMode: 'frozen' },
     log: { info: () => {}, error: (m, e) => console.error(m, e) },
-    webhookSender: async () => ({ statusCode: 200, retryAfter: null }),
+    webhookSender: async () => ({ statusCode: 200, retryAfter: null, body: '' }),
   });
   const { partner } = createPartner(deps, { name: 'bench', clockMode: 'frozen' });
   let ran = 0;

@@ -32,7 +32,7 @@ function world(count: number) {
     realNow: () => now,
     config: { ...DEFAULT_CONFIG, clockMode: 'running' },
     log: { info: () => {}, error: (m, e) => console.error(m, e) },
-    webhookSender: async () => ({ statusCode: 200, retryAfter: null }),
+    webhookSender: async () => ({ statusCode: 200, retryAfter: null, body: '' }),
   });
   const { partner } = createPartner(deps, { name: 'bench', clockMode: 'running' });
   const ids: string[] = [];

@@ -2,6 +2,7 @@ import { DOMAIN_MODULES } from './domain/modules.js';
 import { Engine } from './engine/engine.js';
 import type { AppConfig, AppDeps, Logger } from './http/deps.js';
 import type { IdSource, RandomBytes } from './lib/ids.js';
+import type { RandomSource } from './lib/random.js';
 import type { Persistence } from './store/persistence.js';
 import type { Store } from './store/store.js';
 import { createWebhookDelivery } from './webhooks/delivery-service.js';
@@ -12,6 +13,8 @@ export interface BaseDeps {
   persistence: Persistence;
   ids: IdSource;
   randomBytes: RandomBytes;
+  /** Each partner's random numbers for chaos; Math.random when absent (a seeded source replays). */
+  random?: RandomSource;
   realNow: () => number;
   config: AppConfig;
   log: Logger;
@@ -25,6 +28,7 @@ export function createDeps(base: BaseDeps): AppDeps {
     store: base.store,
     ids: base.ids,
     randomBytes: base.randomBytes,
+    ...(base.random ? { random: base.random } : {}),
     realNow: base.realNow,
     persistence: base.persistence,
     onError: (message, error) => base.log.error(message, error),

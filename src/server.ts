@@ -8,6 +8,7 @@ import { createApp } from './http/app.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
+import { mathRandom } from './lib/random.js';
 import { FilePersistence, memoryPersistence } from './store/persistence.js';
 import { Store } from './store/store.js';
 
@@ -65,6 +66,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     persistence: file ?? memoryPersistence,
     ids: randomIds,
     randomBytes: cryptoRandomBytes,
+    random: mathRandom,
     realNow: () => Date.now(),
     config,
     log,

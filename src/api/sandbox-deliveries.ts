@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { notFound } from '../domain/errors.js';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
 import type { SortedIndex } from '../store/indexes.js';
@@ -17,12 +18,21 @@ const list = createRoute({
   tags,
   summary: 'Webhook delivery log, newest first, each delivery with its attempts',
   description:
-    'One delivery per event and endpoint. `status`: pending (an attempt is scheduled at `next_attempt_at`), sending (in flight), succeeded, failed (retries used up, or 410 Gone), skipped (endpoint disabled when the attempt fell due), cancelled (endpoint deleted).',
+    'One delivery per event and endpoint. `status`: pending (an attempt is scheduled at `next_attempt_at`), queued (due, waiting for a sending slot: an endpoint sends one delivery at a time in event order, a partner holds at most 16 slots), sending (in flight), succeeded, failed (retries used up, or 410 Gone), skipped (endpoint disabled when the attempt fell due), cancelled (endpoint deleted).',
   request: { query: PageQuery.extend(DeliveryQuery.shape) },
   responses: {
     200: json(listOf(DeliverySchema, 'DeliveryList'), 'Deliveries'),
     ...problemResponses(400, ...COMMON_ERRORS),
   },
+});
+
+const show = createRoute({
+  method: 'get',
+  path: '/sandbox/deliveries/{delivery_id}',
+  tags,
+  summary: 'One delivery with every attempt: status code, the first 4 KB of the answer, timing',
+  request: { params: z.object({ delivery_id: z.string() }) },
+  responses: { 200: json(DeliverySchema, 'The delivery'), ...problemResponses(404, ...COMMON_ERRORS) },
 });
 
 const resend = createRoute({
@@ -72,6 +82,13 @@ export function sandboxDeliveryRoutes(deps: AppDeps) {
       matches,
     );
     return c.json({ data: page.data.map(deliveryView), has_more: page.has_more }, 200);
+  });
+
+  app.openapi(show, (c) => {
+    const id = c.req.valid('param').delivery_id;
+    const row = store.deliveries.get(id);
+    if (!row || row.partner_id !== c.get('partner').id) throw notFound('delivery', id);
+    return c.json(deliveryView(row), 200);
   });
 
   app.openapi(resend, (c) => {

@@ -1,6 +1,7 @@
 import type { Clock } from '../engine/clock.js';
 import type { EventType } from '../engine/event-types.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
+import type { Random } from '../lib/random.js';
 import type { EventRecord, JobRecord, JsonObject } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { Timings } from './timings.js';
@@ -16,6 +17,8 @@ export interface DomainContext {
   clock: Clock;
   ids: IdSource;
   randomBytes: RandomBytes;
+  /** The partner's stream of random numbers for random choices (webhook chaos). */
+  random: Random;
   /** Every automatic delay (DESIGN's defaults, or `--timings`). */
   timings: Timings;
   /** Appends an event (timestamp = clock now) to the partner's log and fans it out to webhooks. */

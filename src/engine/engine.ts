@@ -3,6 +3,7 @@ import { ApiError } from '../domain/errors.js';
 import { partnerClock } from '../domain/partners.js';
 import { DEFAULT_TIMINGS, type Timings } from '../domain/timings.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
+import { mathRandom, type Random, type RandomSource } from '../lib/random.js';
 import type { Persistence } from '../store/persistence.js';
 import type { EventRecord, JsonObject } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -14,6 +15,8 @@ export interface EngineDeps {
   store: Store;
   ids: IdSource;
   randomBytes: RandomBytes;
+  /** Each partner's random numbers (Math.random unless a seeded source is given). */
+  random?: RandomSource;
   realNow: () => number;
   persistence: Persistence;
   onError: (message: string, error: unknown) => void;
@@ -45,6 +48,7 @@ export class Engine {
   /** One live clock per partner: it reads the partner's state on each call, so it never goes stale. */
   private readonly clocks = new Map<string, Clock>();
   private readonly liveContexts = new Map<string, DomainContext>();
+  private readonly randoms = new Map<string, Random>();
 
   constructor(private readonly deps: EngineDeps) {
     this.scheduler = new Scheduler({
@@ -102,11 +106,22 @@ export class Engine {
       clock,
       ids: this.deps.ids,
       randomBytes: this.deps.randomBytes,
+      random: this.random(partnerId),
       timings: this.deps.timings ?? DEFAULT_TIMINGS,
       emit: (type, data) => this.emit(partnerId, clock, type, data),
       schedule: (kind, payload, dueAtMs) => this.scheduler.schedule(partnerId, kind, payload, dueAtMs),
       cancelJob: (jobId) => this.scheduler.cancel(jobId),
     };
+  }
+
+  /** The partner's random stream, made once per partner (so a seeded one continues where it was). */
+  random(partnerId: string): Random {
+    let random = this.randoms.get(partnerId);
+    if (!random) {
+      random = (this.deps.random ?? mathRandom)(partnerId);
+      this.randoms.set(partnerId, random);
+    }
+    return random;
   }
 
   emit(partnerId: string, clock: Clock, type: EventType, data: JsonObject): EventRecord {

@@ -287,7 +287,14 @@ export interface WebhookEndpointRecord {
   updated_at: string;
 }
 
-export type DeliveryStatus = 'pending' | 'sending' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
+export type DeliveryStatus =
+  | 'pending'
+  | 'queued'
+  | 'sending'
+  | 'succeeded'
+  | 'failed'
+  | 'skipped'
+  | 'cancelled';
 
 /** One HTTP attempt of a delivery; times are on the partner clock, `duration_ms` is real time. */
 export interface DeliveryAttemptRecord {
@@ -295,6 +302,8 @@ export interface DeliveryAttemptRecord {
   attempted_at: string;
   status_code: number | null;
   duration_ms: number;
+  /** The start of the receiver's answer (first 4 KB); null without an answer. */
+  response_body?: string | null;
   error: string | null;
   next_attempt_at: string | null;
 }
@@ -310,7 +319,7 @@ export interface DeliveryRecord {
   trigger: 'event' | 'redeliver';
   status: DeliveryStatus;
   attempts: DeliveryAttemptRecord[];
-  /** Due time of the pending attempt, or of the attempt in flight while `sending`. */
+  /** Due time of the pending attempt, or of the attempt waiting for a slot / in flight. */
   next_attempt_at: string | null;
   /** The scheduled `webhook.attempt` job while `pending`. */
   job_id: string | null;

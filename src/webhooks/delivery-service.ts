@@ -2,7 +2,8 @@ import { fixedClock } from '../engine/clock.js';
 import type { Engine } from '../engine/engine.js';
 import type { Persistence } from '../store/persistence.js';
 import type { Store } from '../store/store.js';
-import { ATTEMPT_JOB, beginAttempt, recordAttemptOutcome, resumeInterruptedDelivery } from './deliveries.js';
+import { beginAttempt, markSending, recordAttemptOutcome, resumeInterruptedDelivery } from './attempts.js';
+import { ATTEMPT_JOB } from './deliveries.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { createUndiciSender, type WebhookSender } from './sender.js';
 
@@ -26,6 +27,8 @@ export interface WebhookDeliveryOptions {
   /** Defaults to undici; tests and benchmarks may inject their own. */
   send?: WebhookSender | undefined;
   concurrency?: number | undefined;
+  /** Sending slots one partner may hold (DEFAULT_PARTNER_CONCURRENCY). */
+  perPartner?: number | undefined;
   onError: (message: string, error: unknown) => void;
 }
 
@@ -45,7 +48,9 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     realNow: options.realNow,
     timeoutMs: options.timeoutMs,
     concurrency: options.concurrency,
+    perPartner: options.perPartner,
     onError,
+    start: (attempt) => markSending(engine.context(attempt.partnerId), attempt),
     record: (attempt, result) => {
       recordAttemptOutcome(engine.context(attempt.partnerId, fixedClock(attempt.dueAtMs)), attempt, result);
       persistence
@@ -60,8 +65,10 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   });
 
   for (const partner of store.partners.values()) {
-    for (const row of [...store.deliveryIdx.byStatus.rows(`${partner.id}|sending`)]) {
-      resumeInterruptedDelivery(engine.context(partner.id), row.id);
+    for (const status of ['queued', 'sending']) {
+      for (const row of [...store.deliveryIdx.byStatus.rows(`${partner.id}|${status}`)]) {
+        resumeInterruptedDelivery(engine.context(partner.id), row.id);
+      }
     }
   }
 

@@ -1,5 +1,6 @@
-import type { AttemptResult, PreparedAttempt } from './deliveries.js';
+import type { AttemptResult, PreparedAttempt } from './attempts.js';
 import { parseRetryAfter } from './retry-schedule.js';
+import { SendQueue } from './send-queue.js';
 import type { WebhookSender } from './sender.js';
 import { signatureHeader } from './signing.js';
 
@@ -7,47 +8,66 @@ export interface DispatcherOptions {
   send: WebhookSender;
   /** Told how each attempt ended (records it and schedules what follows). */
   record: (attempt: PreparedAttempt, result: AttemptResult) => void;
+  /**
+   * Told when an attempt gets its slot, right before it is sent; answering false drops it unsent
+   * (its delivery was cancelled or its endpoint disabled while it waited).
+   */
+  start?: (attempt: PreparedAttempt) => boolean;
   /** Real wall-clock ms: `webhook-timestamp` is real time, so receivers' tolerance checks pass after clock jumps. */
   realNow: () => number;
   /** An attempt without a complete answer within this many ms failed. */
   timeoutMs: number;
-  /** Attempts in flight at once; the rest wait in order. */
+  /** Attempts in flight at once, all partners together; the rest wait for a slot. */
   concurrency?: number;
+  /** Attempts one partner may have in flight at once (one per endpoint in any case). */
+  perPartner?: number;
   /** Monotonic ms for `duration_ms`. */
   elapsed?: () => number;
   onError: (message: string, error: unknown) => void;
 }
 
 export const DEFAULT_CONCURRENCY = 64;
+/** A quarter of the slots: a partner whose receivers all hang leaves the rest to the others. */
+export const DEFAULT_PARTNER_CONCURRENCY = 16;
 const USER_AGENT = 'credit-sandbox-webhooks/1 (+Standard Webhooks)';
 
 /**
  * Sends prepared attempts off the request path: `dispatch` only queues and returns, so a job
- * handler (and so an API call or a clock advance) never waits for a receiver. Each attempt is
- * signed when it leaves (real `webhook-timestamp`), sent with a timeout, and its outcome handed
- * to `record`. A hanging receiver holds one slot until the timeout, nothing more.
+ * handler (and so an API call or a clock advance) never waits for a receiver. Each endpoint sends
+ * one attempt at a time in event-log order, each partner holds a bounded share of the slots (see
+ * SendQueue). Each attempt is signed when it leaves (real `webhook-timestamp`), sent with a
+ * timeout, and its outcome handed to `record`. A hanging receiver holds one slot until the
+ * timeout, and delays only its own endpoint's later events.
  */
 export class WebhookDispatcher {
-  private readonly queue: PreparedAttempt[] = [];
-  private head = 0;
-  private active = 0;
+  private readonly queue: SendQueue<PreparedAttempt>;
   private waiters: (() => void)[] = [];
-  private readonly concurrency: number;
+  private pumpScheduled = false;
   private readonly elapsed: () => number;
 
   constructor(private readonly options: DispatcherOptions) {
-    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.queue = new SendQueue({
+      total: options.concurrency ?? DEFAULT_CONCURRENCY,
+      perPartner: options.perPartner ?? DEFAULT_PARTNER_CONCURRENCY,
+    });
     this.elapsed = options.elapsed ?? (() => performance.now());
   }
 
   dispatch(attempt: PreparedAttempt): void {
     this.queue.push(attempt);
-    this.pump();
+    // Deferred to the end of the current synchronous run: the attempts of one clock advance or
+    // timer wake are all queued (and so sorted by event order) before the first one leaves.
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    queueMicrotask(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
   }
 
   /** Attempts queued or in flight. */
   get pending(): number {
-    return this.active + this.queue.length - this.head;
+    return this.queue.active + this.queue.waiting;
   }
 
   /** Resolves once nothing is queued or in flight. */
@@ -57,20 +77,28 @@ export class WebhookDispatcher {
   }
 
   private pump(): void {
-    while (this.active < this.concurrency && this.head < this.queue.length) {
-      const attempt = this.queue[this.head] as PreparedAttempt;
-      this.head++;
-      this.active++;
+    for (;;) {
+      const attempt = this.queue.take();
+      if (!attempt) break;
+      if (!this.begin(attempt)) {
+        this.queue.done(attempt);
+        continue;
+      }
       void this.run(attempt).finally(() => {
-        this.active--;
+        this.queue.done(attempt);
         this.pump();
-        if (this.pending === 0) this.wakeWaiters();
       });
     }
-    // Drop the consumed prefix once it dominates, so a long-lived queue does not grow forever.
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue.splice(0, this.head);
-      this.head = 0;
+    if (this.pending === 0) this.wakeWaiters();
+  }
+
+  private begin(attempt: PreparedAttempt): boolean {
+    if (!this.options.start) return true;
+    try {
+      return this.options.start(attempt);
+    } catch (error) {
+      this.options.onError(`starting webhook attempt of ${attempt.deliveryId} failed`, error);
+      return false;
     }
   }
 
@@ -104,6 +132,7 @@ export class WebhookDispatcher {
       result = {
         statusCode: answer.statusCode,
         durationMs: this.elapsed() - started,
+        responseBody: answer.body,
         error: null,
         retryAfterSeconds: parseRetryAfter(answer.retryAfter, this.options.realNow()),
       };
@@ -111,6 +140,7 @@ export class WebhookDispatcher {
       result = {
         statusCode: null,
         durationMs: this.elapsed() - started,
+        responseBody: null,
         error: controller.signal.aborted
           ? `timed out after ${timeoutMs} ms without a complete answer`
           : describeError(error),

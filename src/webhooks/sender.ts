@@ -12,12 +12,17 @@ export interface OutgoingWebhook {
 export interface ReceiverAnswer {
   statusCode: number;
   retryAfter: string | null;
+  /** The start of the answer's body (at most RESPONSE_BODY_KEPT bytes, as UTF-8 text). */
+  body: string;
 }
+
+/** How much of a receiver's answer the delivery log keeps. */
+export const RESPONSE_BODY_KEPT = 4096;
 
 /** Sends one webhook; rejects on a connection error or abort. Injected so tests and benchmarks can swap it. */
 export type WebhookSender = (webhook: OutgoingWebhook) => Promise<ReceiverAnswer>;
 
-// Response bodies are not kept; reading more than this before closing is pointless.
+// Only the start of a body is kept; reading more than this before closing is pointless.
 const MAX_DRAINED_BYTES = 64 * 1024;
 
 /**
@@ -28,11 +33,26 @@ export function createUndiciSender(): { send: WebhookSender; close(): Promise<vo
   const agent = new Agent({ connections: null, keepAliveTimeout: 4_000 });
   const send: WebhookSender = async ({ url, headers, body, signal }) => {
     const res = await request(url, { method: 'POST', headers, body, signal, dispatcher: agent });
-    await res.body.dump({ limit: MAX_DRAINED_BYTES, signal });
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let readBytes = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      if (keptBytes < RESPONSE_BODY_KEPT) {
+        const part = chunk.subarray(0, RESPONSE_BODY_KEPT - keptBytes);
+        kept.push(part);
+        keptBytes += part.length;
+      }
+      readBytes += chunk.length;
+      if (readBytes >= MAX_DRAINED_BYTES) {
+        res.body.destroy();
+        break;
+      }
+    }
     const retryAfter = res.headers['retry-after'];
     return {
       statusCode: res.statusCode,
       retryAfter: Array.isArray(retryAfter) ? (retryAfter[0] ?? null) : (retryAfter ?? null),
+      body: Buffer.concat(kept).toString('utf8'),
     };
   };
   // destroy, not close: shutting down must not wait for a hanging receiver. An attempt cut off

@@ -5,8 +5,10 @@ import { createApp } from '../../src/http/app.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG } from '../../src/http/deps.js';
 import type { AppEnv } from '../../src/http/env.js';
 import { sequentialIds } from '../../src/lib/ids.js';
+import type { RandomSource } from '../../src/lib/random.js';
 import { memoryPersistence, type Persistence } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
+import type { WebhookSender } from '../../src/webhooks/sender.js';
 
 /** Real time as the tests see it: starts at a fixed instant and moves only when told. */
 export class FakeRealTime {
@@ -53,6 +55,10 @@ export function createTestSandbox(
     randomBytes?: (size: number) => Buffer;
     /** A restarted sandbox needs ids that do not collide with the restored ones. */
     ids?: (prefix: string) => string;
+    /** Replaces the real webhook sender (receivers simulated in-process). */
+    webhookSender?: WebhookSender;
+    /** Chaos randomness per partner (defaults to the composition root's). */
+    random?: RandomSource;
   } = {},
 ): TestSandbox {
   const realTime = new FakeRealTime();
@@ -70,6 +76,8 @@ export function createTestSandbox(
       ...config,
     },
     log: { info: () => {}, error: (message, error) => console.error(message, error) },
+    ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
+    ...(options.random ? { random: options.random } : {}),
   });
   ensureDefaultPartner(
     deps,

@@ -87,7 +87,15 @@ export const EndpointParams = z.object({
   webhook_endpoint_id: z.string().openapi({ param: { name: 'webhook_endpoint_id', in: 'path' } }),
 });
 
-const DeliveryStatus = z.enum(['pending', 'sending', 'succeeded', 'failed', 'skipped', 'cancelled']);
+const DeliveryStatus = z.enum([
+  'pending',
+  'queued',
+  'sending',
+  'succeeded',
+  'failed',
+  'skipped',
+  'cancelled',
+]);
 
 export const DeliveryAttemptSchema = z
   .object({
@@ -95,6 +103,10 @@ export const DeliveryAttemptSchema = z
     attempted_at: DateTime.openapi({ description: 'Partner-clock due time of the attempt' }),
     status_code: z.number().int().nullable().openapi({ description: 'null when no HTTP answer came' }),
     duration_ms: z.number().int(),
+    response_body: z
+      .string()
+      .nullable()
+      .openapi({ description: "The first 4 KB of the receiver's answer; null when no answer came" }),
     error: z.string().nullable(),
     next_attempt_at: DateTime.nullable(),
   })

@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PARTNER_ID } from '../../src/default-partner.js';
+import { DEFAULT_PARTNER_CONCURRENCY } from '../../src/webhooks/dispatcher.js';
+import { newPartnerToken, type TestSandbox } from '../support/sandbox.js';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
+import { createEndpoint, deliveries, emitEvent, webhookSandbox } from '../support/webhooks.js';
+
+// A receiver that accepts the request and never answers (the sandbox gives up after 10 s).
+const HANG = { status: 200, hangMs: 60_000 };
+
+const receivers: Receiver[] = [];
+const sandboxes: TestSandbox[] = [];
+
+afterEach(async () => {
+  for (const s of sandboxes.splice(0)) {
+    s.deps.engine.stop();
+    await s.deps.webhooks.close();
+  }
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+async function receiver(hang: boolean): Promise<Receiver> {
+  const r = await startReceiver(() => (hang ? HANG : { status: 200 }));
+  receivers.push(r);
+  return r;
+}
+
+/** Real milliseconds until `done()` holds (a real network is involved: nothing to advance). */
+async function msUntil(done: () => boolean, limitMs = 5_000): Promise<number> {
+  const started = performance.now();
+  while (!done()) {
+    if (performance.now() - started > limitMs) throw new Error(`not within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return performance.now() - started;
+}
+
+describe('delivery fairness', () => {
+  it('200 events to a receiver that never answers slow only that endpoint', async () => {
+    const sandbox = webhookSandbox();
+    sandboxes.push(sandbox);
+    const dead = await receiver(true);
+    const healthy = await receiver(false);
+    const other = await newPartnerToken(sandbox);
+    const deadEndpoint = await createEndpoint(sandbox, { url: dead.url, events: ['loan.*'] });
+    await createEndpoint(sandbox, { url: healthy.url, events: ['customer.*'] });
+    await createEndpoint(sandbox, { url: `${healthy.url}?partner=other` }, other.token);
+
+    for (let i = 0; i < 200; i++) emitEvent(sandbox, 'loan.active', { id: `ln_${i}` });
+    await msUntil(() => dead.received.length === 1);
+
+    emitEvent(sandbox, 'customer.created', { id: 'cust_same_partner' });
+    emitEvent(sandbox, 'customer.created', { id: 'cust_other_partner' }, other.id);
+    const ms = await msUntil(() => healthy.received.length === 2);
+    expect(ms).toBeLessThan(1_000);
+
+    // The dead endpoint holds one slot; the rest of its deliveries say honestly that they wait.
+    const sending = await deliveries(sandbox, '&status=sending');
+    expect(sending.map((d) => d.endpoint_id)).toEqual([deadEndpoint.id]);
+    const queued = await deliveries(sandbox, '&status=queued');
+    expect(queued).toHaveLength(100);
+    expect(queued.every((d) => d.endpoint_id === deadEndpoint.id && d.attempts.length === 0)).toBe(true);
+    expect(sandbox.deps.store.deliveryIdx.byStatus.rows(`${DEFAULT_PARTNER_ID}|queued`)).toHaveLength(199);
+  });
+
+  it("a partner whose receivers all hang holds at most its share of slots; another partner's delivery arrives within 1 s", async () => {
+    const sandbox = webhookSandbox();
+    sandboxes.push(sandbox);
+    const dead = await receiver(true);
+    const healthy = await receiver(false);
+    const other = await newPartnerToken(sandbox);
+    for (let e = 0; e < 40; e++) await createEndpoint(sandbox, { url: `${dead.url}?endpoint=${e}` });
+    await createEndpoint(sandbox, { url: healthy.url }, other.token);
+
+    for (let i = 0; i < 5; i++) emitEvent(sandbox, 'loan.active', { id: `ln_${i}` }); // 200 deliveries
+    await msUntil(() => dead.received.length === DEFAULT_PARTNER_CONCURRENCY);
+
+    emitEvent(sandbox, 'loan.active', { id: 'ln_other' }, other.id);
+    const ms = await msUntil(() => healthy.received.length === 1);
+    expect(ms).toBeLessThan(1_000);
+    expect(dead.received).toHaveLength(DEFAULT_PARTNER_CONCURRENCY);
+    const store = sandbox.deps.store;
+    expect(store.deliveryIdx.byStatus.rows(`${DEFAULT_PARTNER_ID}|sending`)).toHaveLength(
+      DEFAULT_PARTNER_CONCURRENCY,
+    );
+    expect(store.deliveryIdx.byStatus.rows(`${DEFAULT_PARTNER_ID}|queued`)).toHaveLength(
+      200 - DEFAULT_PARTNER_CONCURRENCY,
+    );
+  });
+});
