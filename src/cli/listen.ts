@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { request } from 'undici';
+import { parseChaosOption } from './chaos-option.js';
 import { action, EXIT, FailedError, UsageError } from './context.js';
 import { positiveInt } from './events.js';
 
@@ -36,6 +37,10 @@ export function registerListen(program: Command): void {
       '--public-host <host>',
       'host name the sandbox uses to reach the relay (e.g. host.docker.internal when the sandbox runs in Docker; the server must allow it with --webhook-http-hosts)',
     )
+    .option(
+      '--chaos <settings>',
+      'make deliveries misbehave on purpose, e.g. duplicate=0.2,drop=0.1,delay=30s,reorder',
+    )
     .option('--max <n>', 'exit after relaying this many deliveries')
     .option('--timeout <seconds>', 'exit after this many seconds of real time')
     .action(
@@ -48,6 +53,7 @@ export function registerListen(program: Command): void {
             host: string;
             port: string;
             publicHost?: string;
+            chaos?: string;
             max?: string;
             timeout?: string;
           },
@@ -68,6 +74,7 @@ export function registerListen(program: Command): void {
             .split(',')
             .map((p) => p.trim())
             .filter(Boolean);
+          const chaos = opts.chaos === undefined ? undefined : parseChaosOption(opts.chaos);
 
           let relayed = 0;
           let finish: (code: number) => void = () => {};
@@ -102,7 +109,7 @@ export function registerListen(program: Command): void {
           const host = opts.publicHost ?? (opts.host === '0.0.0.0' ? '127.0.0.1' : opts.host);
           const relayUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/webhooks`;
 
-          let endpoint: Endpoint;
+          let endpoint: Endpoint | undefined;
           try {
             endpoint = await client.call<Endpoint>('POST', '/v3/webhooks/endpoints', {
               body: {
@@ -111,7 +118,19 @@ export function registerListen(program: Command): void {
                 description: `credit-sandbox listen (pid ${process.pid})`,
               },
             });
+            if (chaos) {
+              await client.call('PUT', `/v3/sandbox/webhooks/endpoints/${endpoint.id}/chaos`, {
+                body: chaos,
+              });
+            }
           } catch (error) {
+            // A refused --chaos must not leave the temporary endpoint behind.
+            if (endpoint) {
+              const id = endpoint.id;
+              await client
+                .call('DELETE', `/v3/webhooks/endpoints/${id}`, { accept: [200, 204, 404] })
+                .catch(() => {});
+            }
             server.close();
             throw error;
           }
@@ -123,10 +142,12 @@ export function registerListen(program: Command): void {
               url: relayUrl,
               forward_to: forward.href,
               events: endpoint.events,
+              chaos: chaos ?? null,
             },
             [
               `Ready. Relaying ${patterns.length ? patterns.join(', ') : 'all events'} from ${client.baseUrl} to ${forward.href}`,
               `Your webhook signing secret is ${endpoint.secret}  (endpoint ${endpoint.id}, relay ${relayUrl})`,
+              ...(chaos ? [`Chaos on: ${opts.chaos} (see every act in credit-sandbox's delivery log)`] : []),
               'Press Ctrl-C to stop; the endpoint is deleted on exit.',
             ].join('\n'),
           );

@@ -1,6 +1,7 @@
 import type { CoreContext, DomainContext } from '../domain/context.js';
 import type { DeliveryRecord } from '../store/records.js';
-import { ATTEMPT_JOB, deliveryPayload } from './deliveries.js';
+import { chaosAct, drawAttemptChaos } from './chaos.js';
+import { ATTEMPT_JOB, createDelivery, deliveryPayload } from './deliveries.js';
 import { changeEndpointStatus, signingSecrets } from './endpoints.js';
 import { classifyResponse, nextAttemptAt } from './retry-schedule.js';
 import { RESPONSE_BODY_KEPT } from './sender.js';
@@ -21,6 +22,8 @@ export interface PreparedAttempt {
   payload: string;
   /** Signing secrets (current first; the previous too during its grace period). */
   secrets: string[];
+  /** Chaos `duplicate_rate` chose this attempt: when it succeeds, the event is sent again. */
+  duplicate?: boolean;
 }
 
 /** What the dispatcher observed. `statusCode` null means no HTTP answer. */
@@ -39,7 +42,7 @@ export interface AttemptResult {
  * nothing to send: the endpoint was disabled (delivery `skipped`: disabled endpoints get nothing,
  * not even later) or is gone (`cancelled`).
  */
-export function beginAttempt(ctx: CoreContext, deliveryId: string): PreparedAttempt | null {
+export function beginAttempt(ctx: DomainContext, deliveryId: string): PreparedAttempt | null {
   const row = ctx.store.deliveries.get(deliveryId);
   if (!row || row.partner_id !== ctx.partnerId || row.status !== 'pending') return null;
   const endpoint = ctx.store.webhookEndpoints.get(row.endpoint_id);
@@ -47,6 +50,11 @@ export function beginAttempt(ctx: CoreContext, deliveryId: string): PreparedAtte
   const now = ctx.clock.nowMs();
   if (!endpoint || !event || endpoint.status !== 'active') {
     closeUnsent(ctx, row, endpoint && event ? 'skipped' : 'cancelled');
+    return null;
+  }
+  const chaos = drawAttemptChaos(ctx, endpoint, row);
+  if (chaos.drop) {
+    dropAttempt(ctx, row, endpoint.chaos?.drop_rate ?? 1);
     return null;
   }
   ctx.store.deliveries.replace({
@@ -62,12 +70,46 @@ export function beginAttempt(ctx: CoreContext, deliveryId: string): PreparedAtte
     deliveryId: row.id,
     attemptNumber: row.attempts.length + 1,
     dueAtMs: now,
-    order: event.seq,
+    // Under chaos `reorder` the endpoint sends in the order attempts fall due, not the log's.
+    order: endpoint.chaos?.reorder ? null : event.seq,
     url: endpoint.url,
     msgId: event.id,
     payload: deliveryPayload(event),
     secrets: signingSecrets(endpoint, now),
+    duplicate: chaos.duplicate,
   };
+}
+
+/** Chaos `drop_rate`: the attempt fails without being sent, and is retried on the normal schedule. */
+function dropAttempt(
+  ctx: CoreContext & Pick<DomainContext, 'schedule'>,
+  row: DeliveryRecord,
+  rate: number,
+): void {
+  const attemptNumber = row.attempts.length + 1;
+  const nextMs = nextAttemptAt(attemptNumber, classifyResponse(null), null, ctx.clock.nowMs());
+  const next = nextMs === null ? null : new Date(nextMs).toISOString();
+  const job = nextMs === null ? null : ctx.schedule(ATTEMPT_JOB, { delivery_id: row.id }, nextMs);
+  ctx.store.deliveries.replace({
+    ...row,
+    status: next === null ? 'failed' : 'pending',
+    attempts: [
+      ...row.attempts,
+      {
+        attempt_number: attemptNumber,
+        attempted_at: ctx.clock.iso(),
+        status_code: null,
+        duration_ms: 0,
+        response_body: null,
+        error: `dropped by webhook chaos (drop_rate ${rate}): not sent, retried on the normal schedule`,
+        next_attempt_at: next,
+      },
+    ],
+    chaos: [...(row.chaos ?? []), chaosAct(ctx, 'dropped', { attempt_number: attemptNumber })],
+    next_attempt_at: next,
+    job_id: job?.id ?? null,
+    updated_at: ctx.clock.iso(),
+  });
 }
 
 /**
@@ -127,9 +169,16 @@ export function recordAttemptOutcome(
         : endpoint
           ? 'failed'
           : 'cancelled';
+  let chaos = row.chaos;
+  const event = ctx.store.events.get(row.event_id);
+  if (outcome.kind === 'succeeded' && attempt.duplicate && endpoint?.status === 'active' && event) {
+    const copy = createDelivery(ctx, event, endpoint, 'duplicate');
+    chaos = [...(chaos ?? []), chaosAct(ctx, 'duplicate', { duplicate_delivery_id: copy.id })];
+  }
   return ctx.store.deliveries.replace({
     ...row,
     status,
+    ...(chaos ? { chaos } : {}),
     attempts: [
       ...row.attempts,
       {

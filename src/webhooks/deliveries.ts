@@ -2,6 +2,7 @@ import type { DomainContext } from '../domain/context.js';
 import { ApiError, notFound } from '../domain/errors.js';
 import { matchesAny } from '../engine/event-types.js';
 import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from '../store/records.js';
+import { chaosAct, firstAttemptDue } from './chaos.js';
 import { getEndpoint } from './endpoints.js';
 
 /** The job kind of one delivery attempt; its payload is `{delivery_id}`. */
@@ -23,6 +24,7 @@ export function deliveryView(row: DeliveryRecord) {
     status: row.status,
     next_attempt_at: row.next_attempt_at,
     attempts: row.attempts.map((a) => ({ ...a, response_body: a.response_body ?? null })),
+    chaos: row.chaos ?? [],
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -66,7 +68,11 @@ export function redeliver(ctx: DomainContext, eventId: string, endpointId?: stri
   return [createDelivery(ctx, event, endpoint, 'redeliver')];
 }
 
-function createDelivery(
+/**
+ * A new delivery, its first attempt due now, or later under chaos `max_delay` (the delay is
+ * recorded as a chaotic act). A `duplicate` is sent right away, without chaos of its own.
+ */
+export function createDelivery(
   ctx: DomainContext,
   event: EventRecord,
   endpoint: WebhookEndpointRecord,
@@ -74,7 +80,13 @@ function createDelivery(
 ): DeliveryRecord {
   const id = ctx.ids('dlv_');
   const now = ctx.clock.nowMs();
-  const job = ctx.schedule(ATTEMPT_JOB, { delivery_id: id }, now);
+  const { dueAtMs, delayMs } =
+    trigger === 'duplicate' ? { dueAtMs: now, delayMs: 0 } : firstAttemptDue(ctx, endpoint, now);
+  const job = ctx.schedule(ATTEMPT_JOB, { delivery_id: id }, dueAtMs);
+  const chaos =
+    endpoint.chaos?.max_delay_ms && trigger !== 'duplicate'
+      ? [chaosAct(ctx, 'delayed', { delay_ms: delayMs })]
+      : [];
   return ctx.store.deliveries.insert({
     id,
     seq: ctx.store.nextSeq(),
@@ -85,7 +97,8 @@ function createDelivery(
     trigger,
     status: 'pending',
     attempts: [],
-    next_attempt_at: ctx.clock.iso(),
+    chaos,
+    next_attempt_at: new Date(dueAtMs).toISOString(),
     job_id: job.id,
     created_at: ctx.clock.iso(),
     updated_at: ctx.clock.iso(),

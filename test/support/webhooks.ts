@@ -53,7 +53,7 @@ export interface DeliveryBody {
   event_id: string;
   event_type: string;
   endpoint_id: string;
-  trigger: 'event' | 'redeliver';
+  trigger: 'event' | 'redeliver' | 'duplicate';
   status: string;
   next_attempt_at: string | null;
   attempts: AttemptBody[];

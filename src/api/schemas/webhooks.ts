@@ -112,16 +112,36 @@ export const DeliveryAttemptSchema = z
   })
   .openapi('DeliveryAttempt');
 
+export const ChaosActSchema = z
+  .object({
+    act: z.enum(['delayed', 'dropped', 'duplicate']),
+    at: DateTime.openapi({ description: 'Partner-clock time of the act' }),
+    delay_ms: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: '`delayed`: how long the first attempt waits' }),
+    attempt_number: z.number().int().nullable().openapi({ description: '`dropped`: the attempt not sent' }),
+    duplicate_delivery_id: z
+      .string()
+      .nullable()
+      .openapi({ description: '`duplicate`: the delivery sending the event a second time' }),
+  })
+  .openapi('ChaosAct');
+
 export const DeliverySchema = z
   .object({
     id: z.string().openapi({ example: 'dlv_0c1d9b8e4f6a7c5d2e1b0a9f8e7d3f2a' }),
     event_id: z.string(),
     event_type: z.string(),
     endpoint_id: z.string(),
-    trigger: z.enum(['event', 'redeliver']),
+    trigger: z.enum(['event', 'redeliver', 'duplicate']).openapi({
+      description: '`duplicate`: sent a second time on purpose by webhook chaos',
+    }),
     status: DeliveryStatus,
     next_attempt_at: DateTime.nullable(),
     attempts: z.array(DeliveryAttemptSchema),
+    chaos: z.array(ChaosActSchema).openapi({ description: 'What webhook chaos did to this delivery' }),
     created_at: DateTime,
     updated_at: DateTime,
   })
@@ -154,3 +174,45 @@ export const RedeliverBody = z
 export const RedeliveryResultSchema = z
   .object({ event_id: z.string(), deliveries: z.array(DeliverySchema) })
   .openapi('Redelivery');
+
+const Rate = z.number().min(0).max(1);
+
+export const ChaosBody = z
+  .object({
+    duplicate_rate: Rate.optional().openapi({
+      description:
+        'Probability (0..1) that a successful delivery is sent a second time with the same `webhook-id`',
+      example: 0.2,
+    }),
+    drop_rate: Rate.optional().openapi({
+      description:
+        'Probability (0..1) that an attempt fails before it is sent (recorded as dropped, retried on the normal schedule)',
+      example: 0.1,
+    }),
+    max_delay: z
+      .string()
+      .regex(/^\d{1,7}(s|m|h)$/, 'a duration like "30s", "15m" or "1h"')
+      .nullable()
+      .optional()
+      .openapi({
+        description: 'Each first attempt waits a random time up to this on the partner clock (at most 1h)',
+        example: '30s',
+      }),
+    reorder: z.boolean().optional().openapi({
+      description:
+        'Deliveries of this endpoint may overtake each other inside the delay window (needs max_delay)',
+    }),
+  })
+  .strict()
+  .openapi('WebhookChaosRequest');
+
+export const ChaosSchema = z
+  .object({
+    endpoint_id: EndpointId,
+    enabled: z.boolean(),
+    duplicate_rate: z.number(),
+    drop_rate: z.number(),
+    max_delay: z.string().nullable(),
+    reorder: z.boolean(),
+  })
+  .openapi('WebhookChaos');
