@@ -57,7 +57,7 @@ export function sandboxDeliveryRoutes(deps: AppDeps) {
   const store = deps.store;
 
   app.openapi(list, (c) => {
-    const { limit, starting_after, event_id, endpoint_id, status } = c.req.valid('query');
+    const { limit, starting_after, event_id, endpoint_id, status, trigger } = c.req.valid('query');
     const partnerId = c.get('partner').id;
     // Page through the most selective filter's own list; the other filters narrow it.
     const [index, group]: [SortedIndex<DeliveryRecord>, string] =
@@ -70,7 +70,8 @@ export function sandboxDeliveryRoutes(deps: AppDeps) {
             : [store.deliveryIdx.byPartner, partnerId];
     const matches = (row: DeliveryRecord) =>
       (endpoint_id === undefined || row.endpoint_id === endpoint_id) &&
-      (status === undefined || row.status === status);
+      (status === undefined || row.status === status) &&
+      (trigger === undefined || row.trigger === trigger);
     const page = paginate(
       index,
       group,

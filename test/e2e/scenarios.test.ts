@@ -36,7 +36,8 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const paramsFor = (name: string) => (name === 'webhook-receiver-down' ? { receiver_url: receiver.url } : {});
+const paramsFor = (name: string) =>
+  name === 'webhook-receiver-down' || name === 'webhook-chaos' ? { receiver_url: receiver.url } : {};
 
 describe('scenario runner over HTTP', () => {
   it.each(SHIPPED)('%s runs green', async (name) => {

@@ -159,6 +159,13 @@ export const DeliveryQuery = z.object({
     .optional()
     .openapi({ param: { name: 'endpoint_id', in: 'query' } }),
   status: DeliveryStatus.optional().openapi({ param: { name: 'status', in: 'query' } }),
+  trigger: z
+    .enum(['event', 'redeliver', 'duplicate'])
+    .optional()
+    .openapi({
+      param: { name: 'trigger', in: 'query' },
+      description: '`duplicate`: the copies webhook chaos sent',
+    }),
 });
 
 export const RedeliverBody = z

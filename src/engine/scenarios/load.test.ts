@@ -95,6 +95,7 @@ steps:
       'overdue-installment',
       'partial-payment',
       'signature-declined',
+      'webhook-chaos',
       'webhook-receiver-down',
     ]);
     expect(SHIPPED_SCENARIOS_DIR).toMatch(/scenarios\/?$/);

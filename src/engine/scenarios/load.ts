@@ -3,6 +3,7 @@ import { basename, join, relative } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ALL_EVENT_TYPES } from '../event-types.js';
+import { desugarChaosStep } from './chaos-step.js';
 import { CLOCK_DURATION_HINT, clockDurationMs, REAL_DURATION_HINT, realDurationMs } from './durations.js';
 import { classifyWord, type Expression, parseExpression } from './expressions.js';
 import { parsePath } from './paths.js';
@@ -234,10 +235,15 @@ class StepChecker {
     const where = { index, name: rawName };
     const problem = (message: string) => this.problems.push({ file: this.file, step: where, message });
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      problem('a step is a mapping with one of request, advance, wait_until, expect or include');
+      problem('a step is a mapping with one of request, advance, wait_until, expect, include or chaos');
       return undefined;
     }
-    const parsed = StepFile.safeParse(raw);
+    const desugared = desugarChaosStep(raw);
+    if ('problem' in desugared) {
+      problem(desugared.problem);
+      return undefined;
+    }
+    const parsed = StepFile.safeParse(desugared.step);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) problem(issueMessage(issue, STEP_KEYS));
       return undefined;
@@ -554,7 +560,7 @@ class StepChecker {
   }
 }
 
-const STEP_KEYS = Object.keys(StepFile.shape);
+const STEP_KEYS = [...Object.keys(StepFile.shape), 'chaos'];
 
 /** A request step may not start a scenario run (a run inside a run could recurse without end). */
 export const RUNS_PATH = /^\/v3\/sandbox\/scenarios\b/;
