@@ -10,6 +10,7 @@ interface BenchResult {
 
 const BENCHES: { file: string; load: () => Promise<{ run: () => Promise<BenchResult> }> }[] = [
   { file: 'http-get.ts', load: () => import('./http-get.js') },
+  { file: 'inspector-overhead.ts', load: () => import('./inspector-overhead.js') },
   { file: 'advance-scaling.ts', load: () => import('./advance-scaling.js') },
   { file: 'webhook-throughput.ts', load: () => import('./webhook-throughput.js') },
 ];

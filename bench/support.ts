@@ -11,8 +11,11 @@ export function buildDist(): void {
 }
 
 /** Starts a bench server script in its own process (so it gets its own core) and waits for its port. */
-export async function startChild(script: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], {
+export async function startChild(
+  script: string,
+  args: string[] = [],
+): Promise<{ port: number; child: ChildProcess }> {
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), args, {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -36,8 +36,36 @@ const show = createRoute({
 
 /** The public shape of a logged request (the row without its bookkeeping). */
 export function requestView(row: RequestRecord) {
-  const { seq: _seq, partner_id: _partner, ...view } = row;
-  return view;
+  const headers: Record<string, string> = {};
+  if (row.authorization !== null) headers.authorization = row.authorization;
+  if (row.content_type !== null) headers['content-type'] = row.content_type;
+  if (row.idempotency_key !== null) headers['idempotency-key'] = row.idempotency_key;
+  if (row.user_agent !== null) headers['user-agent'] = row.user_agent;
+  return {
+    id: row.id,
+    method: row.method,
+    path: row.path,
+    query: row.query,
+    status: row.status,
+    duration_ms: row.duration_cms / 100,
+    idempotency_key: row.idempotency_key,
+    idempotent_replayed: row.idempotent_replayed,
+    error_code: row.error_code,
+    request_headers: headers,
+    request_body: row.request_body,
+    response_body: parseOrText(row.response_text),
+    created_at: new Date(row.created_at_ms).toISOString(),
+  };
+}
+
+/** The stored answer as JSON again (a text that is not JSON is shown as the text). */
+function parseOrText(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 export function sandboxRequestRoutes(deps: AppDeps) {

@@ -62,3 +62,20 @@ export function responseHeader(c: Context, name: string): string | undefined {
   const value = bindings(c)?.outgoing?.getHeader?.(name);
   return value === undefined ? undefined : String(value);
 }
+
+// @hono/node-server's lightweight Response keeps `[status, body, headers]` under a private symbol
+// until something uses it as a real Response; reading the body there costs nothing, while
+// `clone().text()` would turn it into a full Response and take the adapter off its fast path.
+let cacheKey: symbol | undefined;
+
+/**
+ * The text of a response the handler built from a string, read without disturbing the response:
+ * synchronously from the Node adapter's cache when it is there (the hot path), else a promise.
+ */
+export function responseText(res: Response): string | undefined | Promise<string | undefined> {
+  cacheKey ??= Object.getOwnPropertySymbols(res).find((key) => key.description === 'cache');
+  const cached = cacheKey ? (res as unknown as Record<symbol, unknown>)[cacheKey] : undefined;
+  if (Array.isArray(cached) && typeof cached[1] === 'string') return cached[1];
+  if (res.body === null) return undefined;
+  return res.clone().text();
+}

@@ -49,6 +49,26 @@ function walk(value: unknown): unknown {
 
 /** An `Authorization` header reduced to its scheme: `Bearer [redacted]`. */
 export function redactAuthorization(header: string): string {
+  if (header.startsWith('Bearer ')) return BEARER;
   const space = header.indexOf(' ');
   return space > 0 ? `${header.slice(0, space)} ${REDACTED}` : REDACTED;
+}
+
+// The common answer, made once rather than per request.
+const BEARER = `Bearer ${REDACTED}`;
+
+// A secret key written as a JSON key ends in one of these just before its closing quote.
+const SECRET_MARKERS = ['secret"', '_token"', 'password"'];
+
+/**
+ * A JSON text with its secrets redacted. Texts that cannot hold a secret key (almost every
+ * answer) are returned as they are, without parsing.
+ */
+export function redactJsonText(text: string): string {
+  if (!SECRET_MARKERS.some((marker) => text.includes(marker))) return text;
+  try {
+    return JSON.stringify(redact(JSON.parse(text)));
+  } catch {
+    return text;
+  }
 }

@@ -77,13 +77,22 @@ export class SortedIndex<T> implements TableIndex<T> {
       list = [];
       this.groups.set(k, list);
     }
-    list.splice(this.lowerBound(list, row), 0, row);
+    // Appending (the newest row of a creation-order list) is the common case: no search, no splice.
+    const last = list[list.length - 1];
+    if (last === undefined || this.order(last, row) < 0) list.push(row);
+    else list.splice(this.lowerBound(list, row), 0, row);
   }
   remove(row: T): void {
     const k = this.key(row);
     if (k === undefined) return;
     const list = this.groups.get(k);
     if (!list) return;
+    // Dropping the oldest row (a ring trimmed from the front) is a shift, not a search.
+    if (list[0] === row) {
+      list.shift();
+      if (list.length === 0) this.groups.delete(k);
+      return;
+    }
     const at = this.lowerBound(list, row);
     if (list[at] === row) list.splice(at, 1);
     if (list.length === 0) this.groups.delete(k);

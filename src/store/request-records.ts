@@ -16,19 +16,25 @@ export interface RequestRecord {
   /** The raw query string without `?`, or null. */
   query: string | null;
   status: number;
-  /** Real time spent in the sandbox, milliseconds (two decimals). */
-  duration_ms: number;
+  /** Real time spent in the sandbox, in hundredths of a millisecond (an integer: cheap to hold). */
+  duration_cms: number;
   idempotency_key: string | null;
   /** The response was a replay of an earlier one (`Idempotent-Replayed: true`). */
   idempotent_replayed: boolean;
   /** The problem `code` when the answer was an error. */
   error_code: string | null;
-  /** A few request headers (`authorization` redacted to its scheme). */
-  request_headers: Record<string, string>;
+  /** `Authorization` reduced to its scheme (`Bearer [redacted]`), or null. */
+  authorization: string | null;
+  content_type: string | null;
+  user_agent: string | null;
   request_body: JsonValue | null;
-  response_body: JsonValue | null;
-  /** Partner-clock time the request arrived. */
-  created_at: string;
+  /**
+   * The answer's JSON text, secrets already redacted. Kept as text, not parsed: one string per
+   * request is the cheapest thing to hold for a thousand requests on the hot path.
+   */
+  response_text: string | null;
+  /** Partner-clock time the request arrived, epoch milliseconds (formatted when shown). */
+  created_at_ms: number;
 }
 
 /** The partner's requests in arrival order (the ring is trimmed from the front). */

@@ -1,27 +1,28 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { redact, redactAuthorization } from '../../inspector/redact.js';
+import { redact, redactAuthorization, redactJsonText } from '../../inspector/redact.js';
 import { appendRequest, DEFAULT_REQUEST_LOG_SIZE } from '../../inspector/request-log.js';
 import type { JsonValue } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { addResponseHeader, rawQuery, requestHeader, responseHeader } from '../node-fast-path.js';
+import {
+  addResponseHeader,
+  rawQuery,
+  requestHeader,
+  responseHeader,
+  responseText,
+} from '../node-fast-path.js';
 
-/** Request headers the inspector keeps (the rest says little about an integration problem). */
-const KEPT_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'user-agent'] as const;
 /** Paths whose responses are not kept: they quote the log itself, which would nest without end. */
 const SELF_PREFIX = '/v3/sandbox/requests';
 /** A request body that is not JSON or a form is kept as this much text at most. */
 const MAX_TEXT_CHARS = 4096;
 
-type JsonFn = (object: unknown, ...rest: unknown[]) => Response;
-type BodyFn = (data: unknown, ...rest: unknown[]) => Response;
-
 /**
  * Gives every /v3 request its `Request-Id` and, once the partner is known, records the exchange in
  * the partner's log (`GET /v3/sandbox/requests`). Requests that never got past authentication
- * belong to no partner and are not kept. The response body is taken from the object the handler
- * serialized (no second read of the response), so the hot path pays a walk for redaction and one
- * row insert, nothing more.
+ * belong to no partner and are not kept. The response body is kept as the text the handler
+ * produced (read from the response without disturbing the Node adapter's fast path), parsed and
+ * redacted only when it may hold a secret, so the hot path pays one row insert, nothing more.
  */
 export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const size = deps.config.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
@@ -32,22 +33,7 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     c.set('requestId', requestId);
     addResponseHeader(c, 'Request-Id', requestId);
     if (size <= 0) return next();
-
     const started = elapsed();
-    // Captured as the handler or the problem renderer produce them; a replayed idempotent
-    // response is read back below instead.
-    let sent: unknown;
-    let sentText: string | undefined;
-    const json = c.json as unknown as JsonFn;
-    (c as unknown as { json: JsonFn }).json = (object, ...rest) => {
-      sent = object;
-      return json(object, ...rest);
-    };
-    const body = c.body as unknown as BodyFn;
-    (c as unknown as { body: BodyFn }).body = (data, ...rest) => {
-      if (typeof data === 'string') sentText = data;
-      return body(data, ...rest);
-    };
 
     await next();
 
@@ -58,17 +44,11 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const status = c.res.status;
     const idempotencyKey = requestHeader(c, 'idempotency-key') ?? null;
     const replayed = idempotencyKey !== null && responseHeader(c, 'idempotent-replayed') === 'true';
-    let responseBody: JsonValue | null = null;
-    if (path.startsWith(SELF_PREFIX)) {
-      responseBody = null;
-    } else if (sent !== undefined && !replayed) {
-      responseBody = redact(sent);
-    } else if (sentText !== undefined && !replayed) {
-      responseBody = redact(parseJson(sentText));
-    } else if (isJson(c.res.headers.get('content-type'))) {
-      responseBody = redact(parseJson(await c.res.clone().text()));
-    }
+    let text = path.startsWith(SELF_PREFIX) ? undefined : responseText(c.res);
+    if (text instanceof Promise) text = await text;
+    const answer = text === undefined ? null : redactJsonText(text);
     const clock = c.get('clock') ?? deps.engine.clock(partner.id);
+    const authorization = requestHeader(c, 'authorization');
     appendRequest(
       deps.store,
       {
@@ -79,27 +59,20 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
         path,
         query: rawQuery(c),
         status,
-        duration_ms: Math.round((elapsed() - started) * 100) / 100,
+        duration_cms: Math.round((elapsed() - started) * 100),
         idempotency_key: idempotencyKey,
         idempotent_replayed: replayed,
-        error_code: status >= 400 ? errorCode(responseBody) : null,
-        request_headers: keptHeaders(c),
+        error_code: status >= 400 && answer !== null ? errorCode(answer) : null,
+        authorization: authorization === undefined ? null : redactAuthorization(authorization),
+        content_type: requestHeader(c, 'content-type') ?? null,
+        user_agent: requestHeader(c, 'user-agent') ?? null,
         request_body: method === 'GET' || method === 'HEAD' ? null : await requestBody(c),
-        response_body: responseBody,
-        created_at: clock.iso(),
+        response_text: answer,
+        created_at_ms: clock.nowMs(),
       },
       size,
     );
   };
-}
-
-function keptHeaders(c: Context): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of KEPT_HEADERS) {
-    const value = requestHeader(c, name);
-    if (value !== undefined) out[name] = name === 'authorization' ? redactAuthorization(value) : value;
-  }
-  return out;
 }
 
 /**
@@ -134,11 +107,9 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isJson(type: string | null): boolean {
-  return type !== null && /json/i.test(type);
-}
-
-function errorCode(body: JsonValue | null): string | null {
+function errorCode(text: string): string | null {
+  const body = parseJson(text);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
-  return typeof body.code === 'string' ? body.code : null;
+  const code = (body as { code?: unknown }).code;
+  return typeof code === 'string' ? code : null;
 }
