@@ -235,6 +235,11 @@ export const ERROR_CATALOG = {
     title: 'Invalid offer terms',
     help: 'Terms for a generated offer must be coherent: `min_amount` ≤ `approved_amount`, `min_installments` ≤ `max_installments`, and no fee for individuals (origination fees are forbidden for them). `errors[]` lists each problem.',
   },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency key used for another operation',
+    help: 'An `Idempotency-Key` belongs to the operation (method and path) it was first sent with, for 24 hours of the partner clock. Use a fresh key for each new operation; the detail names the operation the key was first used on.',
+  },
   clock_backwards: {
     status: 422,
     title: 'Clock cannot move backwards',
