@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { DateTime } from './common.js';
-import { IsoDateString, Money, PositiveMoney } from './credit.js';
+import { IsoDateString, Money, PositiveMoneyInput } from './credit.js';
 
 export const LoanStatus = z.enum([
   'processing',
@@ -121,8 +121,8 @@ export const FailLoanBody = z
 
 export const PaymentBody = z
   .object({
-    amount: PositiveMoney.openapi({
-      description: "At most the installment's amount_outstanding",
+    amount: PositiveMoneyInput.openapi({
+      description: "At most the installment's amount_outstanding; at most 2 decimal places",
       example: '945.60',
     }),
     installment_number: z
