@@ -37,10 +37,11 @@ interface InFlight {
 
 /**
  * Statuses that say the request itself could not be read as an operation (malformed JSON, failed
- * validation, a body too large or of the wrong type). They are not cached, so the corrected retry
- * with the same key is processed; a 4xx refused by a rule after validation (404, 409, 422) is.
+ * validation, a body too large or of the wrong type) or that the caller may not run it (403, like
+ * 401). They are not cached, so the corrected retry with the same key is processed; a 4xx refused
+ * by a rule after validation (404, 409, 422) is.
  */
-const UNCACHED_STATUSES = new Set([400, 413, 415]);
+const UNCACHED_STATUSES = new Set([400, 403, 413, 415]);
 
 function isCacheable(status: number): boolean {
   return status < 500 && !UNCACHED_STATUSES.has(status);
