@@ -26,6 +26,7 @@ import { authenticate } from './middleware/authenticate.js';
 import { durable } from './middleware/durable.js';
 import { IDEMPOTENT_POSTS, idempotency } from './middleware/idempotency.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { wellFormedText } from './middleware/well-formed-text.js';
 import { problemResponse } from './problem.js';
 import type { createRouter } from './router.js';
 import { registerSelfFetch } from './self-fetch.js';
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.on(WRITES, '/v3/*', limitBody);
   app.use('/v3/*', authenticate(deps));
   app.use('/v3/*', rateLimit(deps));
+  app.on(WRITES, '/v3/*', wellFormedText());
   app.on(WRITES, '/v3/*', durable(deps));
   app.on(
     'POST',
