@@ -262,6 +262,11 @@ export const ERROR_CATALOG = {
     title: 'Too many requests',
     help: "The partner sent more requests per second than the sandbox's rate limit allows. Wait `Retry-After` seconds, or start the sandbox with a higher `--rate-limit` (0 disables it).",
   },
+  too_many_connections: {
+    status: 429,
+    title: 'Too many connections from this address',
+    help: 'A hosted sandbox (`--hosted`) limits the open connections of one client address (`--max-connections-per-client`, default 32). Close idle connections or reuse them (keep-alive) instead of opening new ones.',
+  },
   scenario_files_invalid: {
     status: 500,
     title: 'Scenario files are invalid',

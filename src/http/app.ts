@@ -169,6 +169,13 @@ function toApiError(error: unknown, deps: AppDeps): ApiError {
       );
     }
   }
+  // The client went away mid-body (or was cut off by the request timeout): nobody reads the
+  // answer, and it is not a failure of the sandbox worth logging.
+  if ((error as { code?: unknown } | null)?.code === 'ECONNRESET') {
+    return new ApiError('validation_failed', 'The connection closed before the whole request body arrived.', {
+      param: 'body',
+    });
+  }
   deps.log.error('unexpected error while handling a request', error);
   return new ApiError(
     'internal_error',
