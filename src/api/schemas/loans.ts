@@ -33,11 +33,10 @@ export const LoanSchema = z
       description: 'Credit note number, from contract_generated on',
       example: 'CCB-20260302-0000000001',
     }),
-    signing_url: z
-      .string()
-      .url()
-      .nullable()
-      .openapi({ description: 'Hosted contract page; only while awaiting_signatures, otherwise null' }),
+    signing_url: z.string().url().nullable().openapi({
+      description:
+        'Hosted contract page; from contract_generated until the loan leaves awaiting_signatures (signing buttons only while awaiting_signatures), otherwise null',
+    }),
     disbursement: z
       .object({
         method: z.literal('pix'),
