@@ -77,7 +77,7 @@ export const ERROR_CATALOG = {
   customer_exists: {
     status: 409,
     title: 'Customer already exists',
-    help: 'A customer with this `cpf` (or `cnpj`) already exists for this partner with a different `external_id`. Registering again with the same `external_id` returns the existing customer with 200; otherwise look it up with `GET /v3/customers?cpf=…`.',
+    help: 'With `param: cpf`: a customer with this `cpf` already exists for this partner with a different `external_id`; registering again with the same `external_id` returns it with 200. With `param: cnpj`: the `cnpj` belongs to a customer with another cpf, whatever the `external_id` (a cnpj belongs to one customer). Look the customer up with `GET /v3/customers?cpf=…` or by the id the detail names.',
   },
   kyc_completed: {
     status: 409,
