@@ -63,7 +63,9 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
 /** Builds the whole sandbox as a Hono app; the node server only wires it to a port. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // The sandbox's KYC control routes defeat Hono's fastest router; keep them on a router of their own.
-  const app = new OpenAPIHono<AppEnv>({ router: new SplitRouter(KYC_CONTROL_PREFIX) });
+  // strict: false serves `/v3/customers/` as `/v3/customers` (any method): a trailing slash a
+  // client's URL joining adds must not turn into a 405 or 404.
+  const app = new OpenAPIHono<AppEnv>({ router: new SplitRouter(KYC_CONTROL_PREFIX), strict: false });
   // Read on use: the server learns its public URL only once it listens (port 0 picks one).
   const publicUrl = () => deps.config.publicUrl;
 
