@@ -94,6 +94,19 @@ describe('Idempotency-Key', () => {
     expect((await create(sandbox, 'malformed', 'fixed')).status).toBe(201);
   });
 
+  it('processes a valid request that waited on a malformed one with the same key', async () => {
+    const sandbox = createTestSandbox();
+    await sandbox.token();
+    const [bad, good] = await Promise.all([
+      sandbox.request('POST', '/v3/auth/credentials', { body: {}, headers: { 'Idempotency-Key': 'pair' } }),
+      create(sandbox, 'pair', 'valid'),
+    ]);
+    expect(bad.status).toBe(400);
+    expect(good.status).toBe(201);
+    expect(good.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(await credentialCount(sandbox)).toBe(2);
+  });
+
   it('caches a 422 refused by a rule, and never a 401', async () => {
     const sandbox = createTestSandbox();
     const refused = await sandbox.request('POST', '/v3/customers', {
