@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { randomIds } from '../../src/lib/ids.js';
 import { FilePersistence } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
@@ -268,5 +268,22 @@ describe('the request log', () => {
     );
     expect(entry.status).toBe(200);
     expect(entry.body).toMatchObject({ method: 'POST', path: '/v3/customers', status: 201 });
+  });
+
+  it('is flushed within a second after reads, which write nothing else', async () => {
+    let flushes = 0;
+    const sandbox = createTestSandbox({}, { persistence: { flush: async () => void flushes++ } });
+    const token = await sandbox.token();
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const before = flushes;
+      await sandbox.request('GET', '/v3/sandbox/clock', { token });
+      await sandbox.request('GET', '/v3/sandbox/clock', { token });
+      expect(flushes).toBe(before);
+      vi.advanceTimersByTime(1000);
+      expect(flushes).toBe(before + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

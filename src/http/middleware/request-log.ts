@@ -14,6 +14,8 @@ import {
 
 /** Paths whose responses are not kept: they quote the log itself, which would nest without end. */
 const SELF_PREFIX = '/v3/sandbox/requests';
+/** How soon after a read its log entry is written, at the latest (writes flush anyway). */
+const LOG_FLUSH_MS = 1000;
 /** A request body that is not JSON or a form is kept as this much text at most. */
 const MAX_TEXT_CHARS = 4096;
 
@@ -27,6 +29,20 @@ const MAX_TEXT_CHARS = 4096;
 export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const size = deps.config.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
   const elapsed = () => performance.now();
+
+  // Reads write nothing else, so a read-only stretch would never flush the log (and its pending
+  // change set would only grow): flush in the background, at most once a second.
+  let flushTimer: NodeJS.Timeout | undefined;
+  const flushSoon = () => {
+    if (flushTimer) return;
+    flushTimer = setTimeout(() => {
+      flushTimer = undefined;
+      deps.persistence
+        .flush()
+        .catch((error: unknown) => deps.log.error('persisting the request log failed', error));
+    }, LOG_FLUSH_MS);
+    flushTimer.unref();
+  };
 
   return async (c, next) => {
     const requestId = deps.ids('req_');
@@ -72,6 +88,7 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
       },
       size,
     );
+    if (method === 'GET' || method === 'HEAD') flushSoon();
   };
 }
 
