@@ -7,7 +7,7 @@ import type { Timings } from './domain/timings.js';
 import { createApp } from './http/app.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
-import { FilePersistence, memoryPersistence } from './store/persistence.js';
+import { openPersistence } from './store/open-persistence.js';
 import { Store } from './store/store.js';
 
 export interface ServeOptions {
@@ -15,6 +15,8 @@ export interface ServeOptions {
   host: string;
   /** JSON file to persist to; in-memory when absent. */
   dataFile?: string | undefined;
+  /** With `dataFile`: compact the journal once it holds this many bytes (default 16 MiB). */
+  journalLimitBytes?: number | undefined;
   /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
   publicUrl?: string | undefined;
   clockMode: AppConfig['clockMode'];
@@ -44,9 +46,12 @@ export const consoleLogger: Logger = {
 /** Builds the real dependencies, restores `--data`, and serves the app on a port. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const store = new Store(randomBytes(32).toString('base64url'));
-  const file = options.dataFile ? new FilePersistence(options.dataFile, store) : undefined;
-  if (file) await file.load();
   const log = options.log ?? consoleLogger;
+  const persistence = await openPersistence(store, {
+    dataFile: options.dataFile,
+    journalLimitBytes: options.journalLimitBytes,
+    log,
+  });
   const config: AppConfig = {
     publicUrl: '',
     webhookHttpHosts: options.webhookHttpHosts,
@@ -58,7 +63,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const deps: AppDeps = createDeps({
     store,
-    persistence: file ?? memoryPersistence,
+    persistence,
     ids: randomIds,
     randomBytes: cryptoRandomBytes,
     realNow: () => Date.now(),
@@ -89,7 +94,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),
       );
-      await deps.persistence.flush();
+      await deps.persistence.close();
     },
   };
 }
