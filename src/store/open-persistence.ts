@@ -40,7 +40,7 @@ export function restoreLine(file: string, report: RecoveryReport, ms: number): s
 function droppedLines(report: RecoveryReport): string[] {
   return report.dropped.map(
     (d) =>
-      `storage: dropped ${d.bytes} bytes at byte ${d.offset} of ${d.file} (${d.problem}); ` +
-      'they are kept in the .journal.dropped file beside it and were not loaded',
+      `storage: dropped the last ${d.bytes} bytes of ${d.file} (${d.problem}): ` +
+      'not loaded, kept in the .journal.dropped file beside it',
   );
 }
