@@ -2,6 +2,7 @@ import { appendFile, open } from 'node:fs/promises';
 import type { Store } from '../store.js';
 import { type JournalPaths, readIfExists } from './files.js';
 import { scanEntries } from './line-format.js';
+import { ChangeFolder } from './merge-changes.js';
 import type { SnapshotFile } from './snapshot-file.js';
 
 /** Bytes recovery set aside because they were not a complete, verified continuation. */
@@ -62,6 +63,8 @@ export async function recover(
   let journalBytes = 0;
   let compactingThrough: number | null = null;
   const dropped: DroppedBytes[] = [];
+  // Entries are checked one by one but applied as one folded change set: each row once.
+  const folder = new ChangeFolder();
 
   for (const path of [paths.compacting, paths.journal]) {
     const bytes = await readIfExists(path);
@@ -85,7 +88,7 @@ export async function recover(
         }
         previous = entry.n;
         if (entry.n <= through) continue; // already in the snapshot (a compaction ended just before)
-        store.applyChangeSet(entry);
+        folder.add(entry);
         maxSeq = Math.max(maxSeq, entry.meta.seq);
         lastEntry = entry.n;
         entries++;
@@ -101,6 +104,8 @@ export async function recover(
     if (path === paths.compacting) compactingThrough = Math.max(through, previous ?? 0);
     else journalBytes = keep;
   }
+  const replay = folder.result();
+  if (replay) store.applyChangeSet(replay);
   // Counters only grow: a later entry can never hand out a sequence number already used.
   store.meta.seq = Math.max(store.meta.seq, maxSeq);
   return {
