@@ -1,7 +1,7 @@
-import { open, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
 import type { Snapshot } from '../store.js';
-import { isMissing, readIfExists, syncDirectoryOf, writeAll } from './files.js';
+import { isMissing, syncDirectoryOf, writeAll } from './files.js';
 
 /**
  * A snapshot as the journal backend writes it: the wave-1 shape plus the number of the last
@@ -31,12 +31,18 @@ export class SnapshotFile implements Adapter<JournalSnapshot> {
   ) {}
 
   async read(): Promise<JournalSnapshot | null> {
-    const bytes = await readIfExists(this.path);
-    this.bytes = bytes?.length ?? 0;
-    if (!bytes || bytes.toString('utf8').trim() === '') return null;
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+    this.bytes = Buffer.byteLength(text);
+    if (/^\s*$/.test(text)) return null;
     let value: unknown;
     try {
-      value = JSON.parse(bytes.toString('utf8'));
+      value = JSON.parse(text);
     } catch (error) {
       throw new Error(
         `${this.path} is not a credit-sandbox data file (${(error as Error).message}); ` +
@@ -56,23 +62,21 @@ export class SnapshotFile implements Adapter<JournalSnapshot> {
 
   async write(data: JournalSnapshot): Promise<void> {
     const handle = await open(this.tempPath, 'w');
-    let written = 0;
+    const out = new ChunkWriter(handle, this.chunkBytes);
     try {
-      let chunk = `{"version":1,"meta":${JSON.stringify(data.meta)},"journal":${JSON.stringify(data.journal ?? { through: 0 })},"tables":{`;
+      await out.text(
+        `{"version":1,"meta":${JSON.stringify(data.meta)},"journal":${JSON.stringify(data.journal ?? { through: 0 })},"tables":{`,
+      );
       let firstTable = true;
       for (const [name, rows] of Object.entries(data.tables)) {
-        chunk += `${firstTable ? '' : ','}\n${JSON.stringify(name)}:[`;
+        await out.text(`${firstTable ? '' : ','}\n${JSON.stringify(name)}:[`);
         firstTable = false;
-        for (let i = 0; i < rows.length; i++) {
-          chunk += `${i === 0 ? '' : ','}\n${JSON.stringify(rows[i])}`;
-          if (chunk.length >= this.chunkBytes) {
-            written += await writeChunk(handle, chunk);
-            chunk = '';
-          }
-        }
-        chunk += ']';
+        for (let i = 0; i < rows.length; i++)
+          await out.text(`${i === 0 ? '' : ','}\n${JSON.stringify(rows[i])}`);
+        await out.text(']');
       }
-      written += await writeChunk(handle, `${chunk}\n}}\n`);
+      await out.text('\n}}\n');
+      await out.end();
       await handle.sync();
     } catch (error) {
       await handle.close();
@@ -82,7 +86,7 @@ export class SnapshotFile implements Adapter<JournalSnapshot> {
     await handle.close();
     await rename(this.tempPath, this.path);
     await syncDirectoryOf(this.path);
-    this.bytes = written;
+    this.bytes = out.written;
   }
 
   /** Removes a temporary file left by a compaction a crash interrupted (it is never read). */
@@ -97,8 +101,51 @@ export class SnapshotFile implements Adapter<JournalSnapshot> {
   }
 }
 
-async function writeChunk(handle: Parameters<typeof writeAll>[0], text: string): Promise<number> {
-  const bytes = Buffer.from(text, 'utf8');
-  await writeAll(handle, bytes);
-  return bytes.length;
+/**
+ * Gathers text into one reused buffer and writes it out when full. Reusing the buffer (instead of
+ * concatenating a large string per chunk) keeps a compaction's garbage small and short-lived, so
+ * it does not provoke the long garbage-collector pauses that would stall requests.
+ */
+class ChunkWriter {
+  private readonly buffer: Buffer;
+  private used = 0;
+  written = 0;
+
+  constructor(
+    private readonly handle: FileHandle,
+    chunkBytes: number,
+  ) {
+    this.buffer = Buffer.allocUnsafe(chunkBytes);
+  }
+
+  /** Returns a promise only when the buffer had to be written (callers await it: the yield point). */
+  text(text: string): Promise<void> | undefined {
+    // A UTF-8 byte takes at most 3 bytes per UTF-16 unit: reserve that, measure only when close.
+    if (this.used + text.length * 3 <= this.buffer.length) {
+      this.used += this.buffer.write(text, this.used);
+      return undefined;
+    }
+    return this.spill(text);
+  }
+
+  async end(): Promise<void> {
+    await this.drain();
+  }
+
+  private async spill(text: string): Promise<void> {
+    await this.drain();
+    if (text.length * 3 <= this.buffer.length) this.used = this.buffer.write(text, 0);
+    else await this.put(Buffer.from(text, 'utf8'));
+  }
+
+  private async drain(): Promise<void> {
+    if (this.used === 0) return;
+    await this.put(this.buffer.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private async put(bytes: Buffer): Promise<void> {
+    await writeAll(this.handle, bytes);
+    this.written += bytes.length;
+  }
 }
