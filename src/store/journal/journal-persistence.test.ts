@@ -114,4 +114,37 @@ describe('JournalPersistence', () => {
     expect(report).toMatchObject({ snapshot: true, entries: 1, rows: 10 });
     expect(restored.snapshot()).toEqual(store.snapshot());
   });
+
+  it('carries a change set whose write failed into the next flush, so a transient disk error skips nothing', async () => {
+    const path = tempDataFile();
+    const store = new Store('k');
+    const { persistence } = await JournalPersistence.open(path, store);
+    addPartner(store, 'ptn_a');
+    await persistence.flush();
+    const real = persistence['handle'];
+    let failNext = true;
+    // The next write fails after half the line reached the file, like a disk filling up.
+    persistence['handle'] = new Proxy(real, {
+      get(target, property) {
+        if (property === 'write' && failNext) {
+          failNext = false;
+          return async (bytes: Buffer, offset: number, length: number) => {
+            await target.write(bytes, offset, Math.floor(length / 2));
+            throw new Error('ENOSPC (simulated)');
+          };
+        }
+        const value = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    addPartner(store, 'ptn_b');
+    await expect(persistence.flush()).rejects.toThrow('ENOSPC');
+    addPartner(store, 'ptn_c');
+    await persistence.close();
+
+    const restored = new Store('k2');
+    const { report } = await JournalPersistence.open(path, restored);
+    expect(report.dropped).toEqual([]);
+    expect([...restored.partners.values()].map((p) => p.id)).toEqual(['ptn_a', 'ptn_b', 'ptn_c']);
+  });
 });

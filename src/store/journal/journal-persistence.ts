@@ -93,7 +93,7 @@ export class JournalPersistence implements Persistence {
       state.compactingThrough,
       snapshotFile,
     );
-    if (state.compactingThrough !== null) persistence.startCompaction();
+    if (state.compactingThrough !== null) persistence.compactInBackground();
     return { persistence, report: state.report };
   }
 
@@ -118,7 +118,7 @@ export class JournalPersistence implements Persistence {
     if (this.closed) return;
     await this.flush();
     this.closed = true;
-    await this.compaction;
+    await this.compaction?.catch(noop); // its failure was reported; the files stay consistent
     await this.serially(async () => {
       this.broken = new Error('the journal is closed');
       await this.handle.close();
@@ -134,6 +134,13 @@ export class JournalPersistence implements Persistence {
    */
   compact(): Promise<void> {
     return this.startCompaction();
+  }
+
+  /** Starts a compaction nobody waits for: a failure is reported, and retried at the next threshold. */
+  private compactInBackground(): void {
+    this.startCompaction().catch((error: unknown) =>
+      (this.options.onError ?? noop)('journal compaction failed (it will be retried)', error),
+    );
   }
 
   private startCompaction(): Promise<void> {
@@ -215,11 +222,7 @@ export class JournalPersistence implements Persistence {
     }
     this.lastEntry = n;
     this.journalBytes += line.length;
-    if (this.shouldCompact()) {
-      this.startCompaction().catch((error: unknown) =>
-        (this.options.onError ?? noop)('journal compaction failed (it will be retried)', error),
-      );
-    }
+    if (this.shouldCompact()) this.compactInBackground();
   }
 
   private shouldCompact(): boolean {
