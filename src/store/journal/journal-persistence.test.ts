@@ -121,9 +121,11 @@ describe('JournalPersistence', () => {
     const { persistence } = await JournalPersistence.open(path, store);
     addPartner(store, 'ptn_a');
     await persistence.flush();
+    // biome-ignore lint/complexity/useLiteralKeys: the test reaches the private file handle to fail one write
     const real = persistence['handle'];
     let failNext = true;
     // The next write fails after half the line reached the file, like a disk filling up.
+    // biome-ignore lint/complexity/useLiteralKeys: as above
     persistence['handle'] = new Proxy(real, {
       get(target, property) {
         if (property === 'write' && failNext) {
