@@ -50,6 +50,9 @@ export async function recover(
   store: Store,
   snapshotFile: SnapshotFile,
 ): Promise<RecoveredState> {
+  // The segments are read from disk while the snapshot is parsed (reading happens off the main thread).
+  const segments = [paths.compacting, paths.journal].map((path) => ({ path, read: readIfExists(path) }));
+  for (const segment of segments) segment.read.catch(() => {}); // awaited below; never unhandled meanwhile
   const snapshot = await snapshotFile.read();
   if (snapshot) store.restore(snapshot);
   await snapshotFile.removeLeftover();
@@ -66,8 +69,8 @@ export async function recover(
   // Entries are checked one by one but applied as one folded change set: each row once.
   const folder = new ChangeFolder();
 
-  for (const path of [paths.compacting, paths.journal]) {
-    const bytes = await readIfExists(path);
+  for (const { path, read } of segments) {
+    const bytes = await read;
     if (bytes === null) continue;
     let keep: number;
     let problem: string | null;
