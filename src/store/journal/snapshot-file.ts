@@ -11,6 +11,8 @@ export interface JournalSnapshot extends Snapshot {
   journal?: { through: number };
 }
 
+const SYNC_EVERY_BYTES = 8 * 1024 * 1024;
+
 /** Bytes of JSON gathered before each write; each write lets other work run in between. */
 export const DEFAULT_CHUNK_BYTES = 256 * 1024;
 
@@ -109,6 +111,7 @@ export class SnapshotFile implements Adapter<JournalSnapshot> {
 class ChunkWriter {
   private readonly buffer: Buffer;
   private used = 0;
+  private unsynced = 0;
   written = 0;
 
   constructor(
@@ -147,5 +150,12 @@ class ChunkWriter {
   private async put(bytes: Buffer): Promise<void> {
     await writeAll(this.handle, bytes);
     this.written += bytes.length;
+    this.unsynced += bytes.length;
+    // Syncing as it goes keeps the dirty pages few: one big sync at the end would hold the disk
+    // for a long time, and the journal's fdatasync (an acknowledged write) would wait behind it.
+    if (this.unsynced >= SYNC_EVERY_BYTES) {
+      this.unsynced = 0;
+      await this.handle.datasync();
+    }
   }
 }
