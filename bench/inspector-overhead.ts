@@ -40,8 +40,8 @@ function median(values: number[]): number {
 
 export async function run(): Promise<{ name: string; markdown: string; ok: boolean }> {
   buildDist();
-  const on = await startChild('./servers/sandbox.ts', ['1000']);
-  const off = await startChild('./servers/sandbox.ts', ['0']);
+  const on = await startChild('./servers/sandbox.ts', { REQUEST_LOG_SIZE: '1000' });
+  const off = await startChild('./servers/sandbox.ts', { REQUEST_LOG_SIZE: '0' });
   try {
     const sides = [await prepare('inspector on', on.port), await prepare('inspector off', off.port)];
     const paths = [

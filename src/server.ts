@@ -18,7 +18,7 @@ import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './htt
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { mathRandom } from './lib/random.js';
-import { FilePersistence, memoryPersistence } from './store/persistence.js';
+import { openPersistence } from './store/open-persistence.js';
 import { Store } from './store/store.js';
 
 export interface ServeOptions {
@@ -26,6 +26,8 @@ export interface ServeOptions {
   host: string;
   /** JSON file to persist to; in-memory when absent. */
   dataFile?: string | undefined;
+  /** With `dataFile`: compact the journal once it holds this many bytes (default 16 MiB). */
+  journalLimitBytes?: number | undefined;
   /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
   publicUrl?: string | undefined;
   clockMode: AppConfig['clockMode'];
@@ -59,15 +61,18 @@ export interface RunningServer {
 
 export const consoleLogger: Logger = {
   info: (message) => console.log(message),
-  error: (message, error) => console.error(message, error),
+  error: (message, error) => (error === undefined ? console.error(message) : console.error(message, error)),
 };
 
 /** Builds the real dependencies, restores `--data`, and serves the app on a port. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const store = new Store(randomBytes(32).toString('base64url'));
-  const file = options.dataFile ? new FilePersistence(options.dataFile, store) : undefined;
-  if (file) await file.load();
   const log = options.log ?? consoleLogger;
+  const persistence = await openPersistence(store, {
+    dataFile: options.dataFile,
+    journalLimitBytes: options.journalLimitBytes,
+    log,
+  });
   const config: AppConfig = {
     publicUrl: '',
     webhookHttpHosts: options.webhookHttpHosts,
@@ -80,7 +85,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const deps: AppDeps = createDeps({
     store,
-    persistence: file ?? memoryPersistence,
+    persistence,
     ids: randomIds,
     randomBytes: cryptoRandomBytes,
     random: mathRandom,
@@ -132,7 +137,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),
       );
-      await deps.persistence.flush();
+      await deps.persistence.close();
     },
   };
 }

@@ -1,10 +1,10 @@
 // The sandbox as the Docker image runs it: the compiled build in dist/ (bench/support.ts builds it
 // first), in memory, with the rate limiter on but out of reach. Prints its port. The request
-// inspector keeps `--request-log-size` (first argument; default 1000, 0 = inspector off).
+// inspector keeps `--request-log-size` (env REQUEST_LOG_SIZE; default 1000, 0 = inspector off).
 // @ts-expect-error -- dist/ exists only after `npm run build`; the bench builds it before starting this.
 const { startServer } = (await import('../../dist/server.js')) as typeof import('../../src/server.js');
 
-const requestLogSize = process.argv[2] === undefined ? undefined : Number(process.argv[2]);
+const requestLogSize = process.env.REQUEST_LOG_SIZE ? Number(process.env.REQUEST_LOG_SIZE) : undefined;
 const server = await startServer({
   port: 0,
   host: '127.0.0.1',

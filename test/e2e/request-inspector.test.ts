@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { randomIds } from '../../src/lib/ids.js';
-import { FilePersistence } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
 import { CPF } from '../support/customers.js';
+import { openJournal } from '../support/journal.js';
 import { basic, createTestSandbox, newPartnerToken, type TestSandbox } from '../support/sandbox.js';
 
 interface Entry {
@@ -248,16 +248,15 @@ describe('the request log', () => {
   it('is persisted with the rest of the data and survives a restart', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'credit-sandbox-')), 'sandbox.json');
     const store = new Store(Buffer.alloc(32, 3).toString('base64url'));
-    const first = createTestSandbox({}, { store, persistence: new FilePersistence(path, store) });
+    const first = createTestSandbox({}, { store, persistence: await openJournal(path, store) });
     const token = await first.token();
     const created = await first.request('POST', '/v3/customers', { token, body: { cpf: CPF.plain } });
     await first.deps.persistence.flush();
 
     const restored = new Store('replaced-on-load');
-    await new FilePersistence(path, restored).load();
     const second = createTestSandbox(
       {},
-      { store: restored, persistence: new FilePersistence(path, restored), ids: randomIds },
+      { store: restored, persistence: await openJournal(path, restored), ids: randomIds },
     );
     const entry = await second.json<Entry>(
       'GET',
@@ -272,7 +271,10 @@ describe('the request log', () => {
 
   it('is flushed within a second after reads, which write nothing else', async () => {
     let flushes = 0;
-    const sandbox = createTestSandbox({}, { persistence: { flush: async () => void flushes++ } });
+    const sandbox = createTestSandbox(
+      {},
+      { persistence: { flush: async () => void flushes++, close: async () => {} } },
+    );
     const token = await sandbox.token();
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     try {
