@@ -88,3 +88,54 @@ describe('delivery fairness', () => {
     );
   });
 });
+
+describe('queued deliveries', () => {
+  it('a delivery queued behind a hanging one is skipped unsent when its endpoint is disabled meanwhile', async () => {
+    const sandbox = webhookSandbox({ webhookTimeoutMs: 300 });
+    sandboxes.push(sandbox);
+    const dead = await receiver(true);
+    const endpoint = await createEndpoint(sandbox, { url: dead.url });
+    emitEvent(sandbox, 'loan.active', { id: 'ln_1' });
+    emitEvent(sandbox, 'loan.active', { id: 'ln_2' });
+    await msUntil(() => dead.received.length === 1);
+    expect((await deliveries(sandbox, '&status=queued')).map((d) => d.event_type)).toEqual(['loan.active']);
+
+    const disabled = await sandbox.json('PATCH', `/v3/webhooks/endpoints/${endpoint.id}`, {
+      body: { status: 'disabled' },
+    });
+    expect(disabled.status).toBe(200);
+    await sandbox.deps.webhooks.idle();
+    expect(dead.received).toHaveLength(1);
+    const log = await deliveries(sandbox);
+    expect(log.map((d) => d.status).sort()).toEqual(['pending', 'skipped']);
+    expect(log.find((d) => d.status === 'skipped')?.attempts).toEqual([]);
+  });
+
+  it('after a restart, deliveries that were queued or in flight are scheduled again', async () => {
+    const first = webhookSandbox();
+    sandboxes.push(first);
+    const healthy = await receiver(false);
+    await createEndpoint(first, { url: healthy.url });
+    const store = first.deps.store;
+    first.deps.engine.stop();
+    // Two deliveries caught mid-way by a stop: one waiting for a slot, one in flight.
+    for (const status of ['queued', 'sending'] as const) {
+      emitEvent(first, 'loan.active', { id: `ln_${status}` });
+      const row = store.deliveryIdx.byStatus.rows(`${DEFAULT_PARTNER_ID}|pending`)[0];
+      if (!row?.job_id) throw new Error('expected a pending delivery with a job');
+      first.deps.engine.scheduler.cancel(row.job_id);
+      store.deliveries.replace({ ...row, status, job_id: null });
+    }
+    await first.deps.webhooks.close();
+
+    const second = webhookSandbox({}, store);
+    sandboxes.push(second);
+    second.deps.engine.start();
+    await second.deps.webhooks.idle();
+    expect(healthy.received.map((r) => JSON.parse(r.body).data.id).sort()).toEqual([
+      'ln_queued',
+      'ln_sending',
+    ]);
+    expect(store.deliveryIdx.byStatus.rows(`${DEFAULT_PARTNER_ID}|succeeded`)).toHaveLength(2);
+  });
+});
