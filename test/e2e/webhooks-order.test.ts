@@ -145,3 +145,36 @@ describe('webhook order without chaos', () => {
     );
   }, 120_000);
 });
+
+describe('webhook order after a failure', () => {
+  it('a failed attempt does not hold back later events; its retry arrives when it falls due', async () => {
+    const received: string[] = [];
+    let calls = 0;
+    const send = async (webhook: OutgoingWebhook): Promise<ReceiverAnswer> => {
+      calls++;
+      received.push(`${webhook.headers['webhook-id']} ${calls === 1 ? 500 : 200}`);
+      return { statusCode: calls === 1 ? 500 : 200, retryAfter: null, body: '' };
+    };
+    const sandbox = createTestSandbox({}, { webhookSender: send });
+    try {
+      await sandbox.request('POST', '/v3/webhooks/endpoints', {
+        body: { url: 'https://receiver.test/hooks' },
+      });
+      const engine = sandbox.deps.engine;
+      const first = engine.emit(DEFAULT_PARTNER_ID, engine.clock(DEFAULT_PARTNER_ID), 'loan.created', {
+        id: 'ln_1',
+      });
+      const second = engine.emit(DEFAULT_PARTNER_ID, engine.clock(DEFAULT_PARTNER_ID), 'loan.cancelled', {
+        id: 'ln_1',
+      });
+      await sandbox.deps.webhooks.idle();
+      expect(received).toEqual([`${first.id} 500`, `${second.id} 200`]);
+      await sandbox.request('POST', '/v3/sandbox/clock/advance', { body: { by: '5s' } });
+      await sandbox.deps.webhooks.idle();
+      expect(received).toEqual([`${first.id} 500`, `${second.id} 200`, `${first.id} 200`]);
+    } finally {
+      sandbox.deps.engine.stop();
+      await sandbox.deps.webhooks.close();
+    }
+  });
+});
