@@ -27,7 +27,7 @@ export function customerLines(customer: Customer): string[] {
   ];
 }
 
-const CUSTOMER_STATUSES = ['pending_kyc', 'under_review', 'active', 'rejected', 'blocked'];
+const CUSTOMER_STATUSES = ['pending_kyc', 'under_review', 'active'];
 
 /** Customers: list, create, show, and the QA shortcuts approve-kyc and complete-biometrics. */
 export function registerCustomers(program: Command): void {
