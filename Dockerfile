@@ -8,7 +8,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --ignore-scripts && find dist -name '*.map' -delete
+RUN npm run build && npm prune --omit=dev --ignore-scripts \
+  && find dist -name '*.map' -delete && find node_modules -depth -type d -empty -delete
 
 # Runtime stage: compiled output, production dependencies, fixtures and scenarios; non-root.
 FROM node:20-bookworm-slim

@@ -132,13 +132,13 @@ const STOP_DEADLINE_MS = 2000;
  */
 function stopOnSignals(close: () => Promise<void>): void {
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (reason: string) => {
     if (stopping) {
-      console.error(`credit-sandbox: ${signal} again, exiting now`);
+      console.error(`credit-sandbox: ${reason} again, exiting now`);
       process.exit(1);
     }
     stopping = true;
-    console.log(`credit-sandbox: ${signal} received, stopping…`);
+    console.log(`credit-sandbox: ${reason}, stopping…`);
     setTimeout(() => {
       console.error(`credit-sandbox: did not stop within ${STOP_DEADLINE_MS} ms, exiting`);
       process.exit(1);
@@ -154,8 +154,16 @@ function stopOnSignals(close: () => Promise<void>): void {
       },
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => stop('SIGINT received'));
+  process.on('SIGTERM', () => stop('SIGTERM received'));
+  // Under `npm start` / `npx`, npm hands its SIGTERM to the `sh -c` it started, and sh does not
+  // pass it on: the server would be left orphaned. When that shell is gone, stop as if signalled.
+  if (process.env.npm_command) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) stop('npm exited');
+    }, 250).unref();
+  }
 }
 
 function splitList(value: string | undefined): string[] {
