@@ -6,6 +6,7 @@
 # Usage: .ci/package.sh [results.json]  — writes {"numPassedTests":N,"numFailedTests":M} there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
 results=${1:-/dev/null}
 work=$(mktemp -d)
 passed=0
@@ -20,7 +21,7 @@ trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"' EX
 
 # `prepare` builds dist/ before packing.
 tarball=$(npm pack --silent --pack-destination "$work" 2>"$work/pack.log" | tail -1)
-[ -f "$work/$tarball" ] || { cat "$work/pack.log" >&2; abort "npm pack" 7; }
+[ -f "$work/$tarball" ] || { cat "$work/pack.log" >&2; abort "npm pack" 8; }
 ok "npm pack: $tarball ($(($(stat -c %s "$work/$tarball") / 1024)) KiB)"
 
 listing=$(tar -tzf "$work/$tarball")
@@ -32,13 +33,13 @@ else
 fi
 
 mkdir "$work/project"
-cd "$work/project" || abort "empty project" 5
+cd "$work/project" || abort "empty project" 6
 npm init -y >/dev/null
 if npm install --no-audit --no-fund "$work/$tarball" >"$work/install.log" 2>&1; then
   ok "installs into an empty project"
 else
   cat "$work/install.log" >&2
-  abort "installs into an empty project" 5
+  abort "installs into an empty project" 6
 fi
 if [ ! -e node_modules/tsx ] && [ ! -e node_modules/typescript ] && [ ! -e node_modules/vitest ]; then
   ok "no dev-only dependency installed (tsx, typescript, vitest)"
@@ -54,7 +55,7 @@ for _ in $(seq 1 100); do
   grep -q client_secret "$work/serve.log" && break
   sleep 0.2
 done
-[ -n "$url" ] || { cat "$work/serve.log" >&2; abort "npx credit-sandbox serve starts" 3; }
+[ -n "$url" ] || { cat "$work/serve.log" >&2; abort "npx credit-sandbox serve starts" 4; }
 ok "npx credit-sandbox serve listens on $url"
 
 token=$(curl -sf -X POST "$url/v3/auth/token" -u cid_sandbox_default:svc_cs_test_sandbox_default_secret)
@@ -65,6 +66,22 @@ if npx --no-install credit-sandbox scenario run happy-path --url "$url" >"$work/
 else
   cat "$work/scenario.log" >&2
   bad "npx credit-sandbox scenario run happy-path"
+fi
+
+# The README's curl walk, copied out of the README as a user would paste it, against this server.
+node -e '
+  const s = require("fs").readFileSync(process.argv[1], "utf8");
+  const at = s.indexOf("### The whole journey with curl");
+  const blocks = [...s.slice(at).matchAll(/```sh\n([\s\S]*?)```/g)].slice(0, 2).map((m) => m[1]);
+  // Only the address differs: this server listens on a free port.
+  process.stdout.write("set -e\n" + blocks.join("\n").replace(/^BASE=.*$/m, `BASE=${process.argv[2]}`));
+' "$root/README.md" "$url/v3" >"$work/walk.sh"
+if (cd "$work" && bash walk.sh >"$work/walk.log" 2>&1) &&
+  grep -q '^paid$' "$work/walk.log"; then
+  ok "the README's curl walk runs end to end (customer to a paid overdue installment, then reset)"
+else
+  tail -20 "$work/walk.log" >&2
+  bad "the README's curl walk"
 fi
 
 # npx runs the CLI in a child: signal the process group, as a terminal or a CI runner would.
