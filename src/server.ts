@@ -17,7 +17,7 @@ import {
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
-import { FilePersistence, memoryPersistence, type Persistence } from './store/persistence.js';
+import { openPersistence } from './store/open-persistence.js';
 import { Store } from './store/store.js';
 
 export interface ServeOptions {
@@ -25,6 +25,8 @@ export interface ServeOptions {
   host: string;
   /** JSON file to persist to; in-memory when absent. */
   dataFile?: string | undefined;
+  /** With `dataFile`: compact the journal once it holds this many bytes (default 16 MiB). */
+  journalLimitBytes?: number | undefined;
   /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
   publicUrl?: string | undefined;
   clockMode: AppConfig['clockMode'];
@@ -61,15 +63,18 @@ const CLOSE_GRACE_MS = 1000;
 
 export const consoleLogger: Logger = {
   info: (message) => console.log(message),
-  error: (message, error) => console.error(message, error),
+  error: (message, error) => (error === undefined ? console.error(message) : console.error(message, error)),
 };
 
 /** Builds the real dependencies, restores `--data`, and serves the app on a port. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const store = new Store(randomBytes(32).toString('base64url'));
-  const file = options.dataFile ? new FilePersistence(options.dataFile, store) : undefined;
-  if (file) await file.load();
   const log = options.log ?? consoleLogger;
+  const persistence = await openPersistence(store, {
+    dataFile: options.dataFile,
+    journalLimitBytes: options.journalLimitBytes,
+    log,
+  });
   const config: AppConfig = {
     publicUrl: '',
     webhookHttpHosts: options.webhookHttpHosts,
@@ -81,7 +86,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const deps: AppDeps = createDeps({
     store,
-    persistence: file ?? memoryPersistence,
+    persistence,
     ids: randomIds,
     randomBytes: cryptoRandomBytes,
     realNow: () => Date.now(),
@@ -114,7 +119,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // A taken port (EADDRINUSE) rejects the start instead of crashing with a stack trace.
     s.once('error', (error) => {
       deps.engine.stop();
-      reject(error);
+      void deps.persistence.close().finally(() => reject(error));
     });
     if (options.hosted) {
       cap = limitConnectionsPerClient(
@@ -150,10 +155,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await Promise.all([closed, deps.webhooks.close()]);
       } finally {
         clearTimeout(cut);
-        // Whatever the engine and the last requests wrote is on disk before the process ends.
-        const persistence: Persistence & { close?: () => Promise<void> } = deps.persistence;
-        await persistence.flush();
-        await persistence.close?.();
+        // Whatever the engine and the last requests wrote is on disk before the process ends
+        // (close flushes what is pending, then releases the journal).
+        await deps.persistence.close();
       }
     },
   };
