@@ -3,14 +3,17 @@ import { Command, CommanderError } from 'commander';
 import { registerClock } from './clock.js';
 import { addGlobalOptions, EXIT } from './context.js';
 import { registerCustomers } from './customers.js';
+import { registerDeliveries } from './deliveries.js';
 import { registerEvents } from './events.js';
 import { registerListen } from './listen.js';
 import { registerLoans } from './loans.js';
 import { registerPartners } from './partners.js';
 import { registerRequests } from './requests.js';
+import { registerReset } from './reset.js';
 import { registerScenario } from './scenario.js';
 import { registerServe } from './serve.js';
 import { registerTrigger } from './trigger.js';
+import { registerWebhooks } from './webhooks.js';
 
 const program = new Command()
   .name('credit-sandbox')
@@ -30,6 +33,9 @@ registerTrigger(program);
 registerPartners(program);
 registerCustomers(program);
 registerLoans(program);
+registerReset(program);
+registerWebhooks(program);
+registerDeliveries(program);
 
 rejectUnknownCommand(program, process.argv.slice(2));
 
