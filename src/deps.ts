@@ -2,6 +2,7 @@ import { DOMAIN_MODULES } from './domain/modules.js';
 import { Engine } from './engine/engine.js';
 import type { AppConfig, AppDeps, Logger } from './http/deps.js';
 import type { IdSource, RandomBytes } from './lib/ids.js';
+import { type RandomStreams, unseededStreams } from './lib/random-streams.js';
 import type { Persistence } from './store/persistence.js';
 import type { Store } from './store/store.js';
 import { createWebhookDelivery } from './webhooks/delivery-service.js';
@@ -13,6 +14,8 @@ export interface BaseDeps {
   ids: IdSource;
   randomBytes: RandomBytes;
   realNow: () => number;
+  /** Per-partner random streams (`--seed`); everyone shares `ids`/`randomBytes` when absent. */
+  random?: RandomStreams;
   config: AppConfig;
   log: Logger;
   /** Replaces the undici webhook sender (tests, benchmarks). */
@@ -21,6 +24,7 @@ export interface BaseDeps {
 
 /** Builds the engine over the base dependencies; the one place the app's services are assembled. */
 export function createDeps(base: BaseDeps): AppDeps {
+  const random = base.random ?? unseededStreams({ ids: base.ids, randomBytes: base.randomBytes });
   const engine = new Engine({
     store: base.store,
     ids: base.ids,
@@ -29,6 +33,8 @@ export function createDeps(base: BaseDeps): AppDeps {
     persistence: base.persistence,
     onError: (message, error) => base.log.error(message, error),
     timings: base.config.timings,
+    random,
+    startTimeMs: base.config.startTimeMs,
   });
   for (const module of DOMAIN_MODULES) module.register(engine, base.config);
   const webhooks = createWebhookDelivery({
@@ -40,5 +46,5 @@ export function createDeps(base: BaseDeps): AppDeps {
     send: base.webhookSender,
     onError: (message, error) => base.log.error(message, error),
   });
-  return { ...base, engine, webhooks };
+  return { ...base, random, engine, webhooks };
 }

@@ -7,6 +7,7 @@ import type { Timings } from './domain/timings.js';
 import { createApp } from './http/app.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
+import { recordCounters, seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
 import { FilePersistence, memoryPersistence } from './store/persistence.js';
 import { Store } from './store/store.js';
 
@@ -26,6 +27,10 @@ export interface ServeOptions {
   /** Directories of the team's own scenario files (`--scenarios`). */
   scenarioDirs?: string[] | undefined;
   rateLimit: number;
+  /** Makes every generated value reproducible (`--seed`); random when absent. */
+  seed?: string | undefined;
+  /** Where partner clocks start, ms since the epoch (`--start-time`); real time when absent. */
+  startTimeMs?: number | undefined;
   credential: DefaultCredential;
   log?: Logger;
 }
@@ -43,7 +48,9 @@ export const consoleLogger: Logger = {
 
 /** Builds the real dependencies, restores `--data`, and serves the app on a port. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const store = new Store(randomBytes(32).toString('base64url'));
+  const seed = options.seed;
+  const signingKey = seed === undefined ? randomBytes(32) : seededKey(seed, 'access-tokens');
+  const store = new Store(signingKey.toString('base64url'));
   const file = options.dataFile ? new FilePersistence(options.dataFile, store) : undefined;
   if (file) await file.load();
   const log = options.log ?? consoleLogger;
@@ -55,12 +62,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_CONFIG.webhookTimeoutMs,
     timings: options.timings ?? DEFAULT_CONFIG.timings,
     scenarioDirs: options.scenarioDirs ?? [],
+    startTimeMs: options.startTimeMs,
   };
+  const random =
+    seed === undefined
+      ? unseededStreams({ ids: randomIds, randomBytes: cryptoRandomBytes })
+      : seededStreams(
+          seed,
+          recordCounters(() => store.randomCounters()),
+        );
   const deps: AppDeps = createDeps({
     store,
     persistence: file ?? memoryPersistence,
-    ids: randomIds,
-    randomBytes: cryptoRandomBytes,
+    ids: random.server.ids,
+    randomBytes: random.server.randomBytes,
+    random,
     realNow: () => Date.now(),
     config,
     log,

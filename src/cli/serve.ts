@@ -30,6 +30,11 @@ export function registerServe(program: Command): void {
       'automatic delays, e.g. contract_generation=0s,offer_validity=7d (see the README for the names)',
       '',
     )
+    .option('--seed <text>', 'make every generated value (ids, secrets, tokens) reproducible from this seed')
+    .option(
+      '--start-time <date-time>',
+      'where partner clocks start, e.g. 2026-03-02T12:00:00Z (default: now)',
+    )
     .option(
       '--rate-limit <rps>',
       'requests per second per partner; 0 turns it off',
@@ -52,6 +57,15 @@ export function registerServe(program: Command): void {
       } catch (error) {
         fail((error as Error).message);
       }
+      let startTimeMs: number | undefined;
+      if (opts.startTime !== undefined) {
+        startTimeMs = parseStartTime(opts.startTime);
+        if (startTimeMs === undefined)
+          fail(
+            `--start-time must be a date-time with a zone, e.g. 2026-03-02T12:00:00Z; got "${opts.startTime}"`,
+          );
+      }
+      if (opts.seed === '') fail('--seed needs a value, e.g. --seed ci-1');
       if (opts.clock !== 'running' && opts.clock !== 'frozen')
         fail(`--clock must be running or frozen, got "${opts.clock}"`);
       let credential: ReturnType<typeof defaultCredentialFromEnv>;
@@ -80,6 +94,8 @@ export function registerServe(program: Command): void {
           rateLimit,
           webhookTimeoutMs,
           timings,
+          seed: opts.seed,
+          startTimeMs,
           credential,
           scenarioDirs: splitList(opts.scenarios),
         });
@@ -97,6 +113,10 @@ export function registerServe(program: Command): void {
       console.log(
         `  storage   ${opts.data ? opts.data : 'in memory'}; clock ${opts.clock}; rate limit ${rateLimit || 'off'}`,
       );
+      if (opts.seed !== undefined || startTimeMs !== undefined) {
+        const start = startTimeMs === undefined ? 'now' : new Date(startTimeMs).toISOString();
+        console.log(`  seed      ${opts.seed ?? 'none (random values)'}; clocks start at ${start}`);
+      }
       console.log(`  default partner ${DEFAULT_PARTNER_ID}`);
       console.log(`    client_id      ${credential.clientId}`);
       console.log(`    client_secret  ${credential.clientSecret}`);
@@ -107,6 +127,13 @@ export function registerServe(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+}
+
+/** An RFC 3339 date-time with a zone (`Z` or `±hh:mm`); a bare date or local time is ambiguous. */
+function parseStartTime(text: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 function splitList(value: string | undefined): string[] {

@@ -32,6 +32,8 @@ export interface StoreMeta {
   seq: number;
   /** Base64url HMAC key for access tokens; kept so tokens survive a restart. */
   signing_key: string;
+  /** Draws so far of each seeded random stream (`--seed`), so a restart continues them. */
+  random_counters?: Record<string, number>;
 }
 
 /** In-memory tables with the indexes the queries need. */
@@ -132,11 +134,24 @@ export class Store {
   snapshot(): Snapshot {
     const tables: Record<string, unknown[]> = {};
     for (const table of this.tables) tables[table.name] = table.dump();
-    return { version: 1, meta: { ...this.meta }, tables };
+    const meta = {
+      ...this.meta,
+      ...(this.meta.random_counters && { random_counters: { ...this.meta.random_counters } }),
+    };
+    return { version: 1, meta, tables };
+  }
+
+  /** The seeded streams' draw counters, created on first use. */
+  randomCounters(): Record<string, number> {
+    this.meta.random_counters ??= {};
+    return this.meta.random_counters;
   }
 
   restore(snapshot: Snapshot): void {
-    this.meta = { ...snapshot.meta };
+    this.meta = {
+      ...snapshot.meta,
+      ...(snapshot.meta.random_counters && { random_counters: { ...snapshot.meta.random_counters } }),
+    };
     for (const table of this.tables) {
       table.load((snapshot.tables[table.name] ?? []) as { id: string }[]);
     }
