@@ -1,5 +1,6 @@
 import { DOMAIN_MODULES } from './domain/modules.js';
 import { Engine } from './engine/engine.js';
+import { bankingCalendar } from './finance/business-days.js';
 import type { AppConfig, AppDeps, Logger } from './http/deps.js';
 import type { IdSource, RandomBytes } from './lib/ids.js';
 import { type RandomStreams, unseededStreams } from './lib/random-streams.js';
@@ -35,6 +36,7 @@ export function createDeps(base: BaseDeps): AppDeps {
     timings: base.config.timings,
     random,
     startTimeMs: base.config.startTimeMs,
+    calendar: bankingCalendar(base.config.holidaysRegion),
   });
   for (const module of DOMAIN_MODULES) module.register(engine, base.config);
   const webhooks = createWebhookDelivery({

@@ -31,6 +31,8 @@ export interface ServeOptions {
   seed?: string | undefined;
   /** Where partner clocks start, ms since the epoch (`--start-time`); real time when absent. */
   startTimeMs?: number | undefined;
+  /** A Brazilian state whose holidays join the banking calendar (`--holidays-region`). */
+  holidaysRegion?: string | undefined;
   credential: DefaultCredential;
   log?: Logger;
 }
@@ -63,6 +65,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     timings: options.timings ?? DEFAULT_CONFIG.timings,
     scenarioDirs: options.scenarioDirs ?? [],
     startTimeMs: options.startTimeMs,
+    holidaysRegion: options.holidaysRegion,
   };
   const random =
     seed === undefined

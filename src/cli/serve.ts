@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../default-partner.js';
 import { parseTimings, type Timings } from '../domain/timings.js';
+import { BRAZILIAN_STATES } from '../finance/business-days.js';
 
 /** Default requests per second per partner (documented in the README). */
 export const DEFAULT_RATE_LIMIT = 100;
@@ -35,6 +36,7 @@ export function registerServe(program: Command): void {
       '--start-time <date-time>',
       'where partner clocks start, e.g. 2026-03-02T12:00:00Z (default: now)',
     )
+    .option('--holidays-region <state>', "add a Brazilian state's holidays to the banking calendar, e.g. SP")
     .option(
       '--rate-limit <rps>',
       'requests per second per partner; 0 turns it off',
@@ -65,6 +67,11 @@ export function registerServe(program: Command): void {
             `--start-time must be a date-time with a zone, e.g. 2026-03-02T12:00:00Z; got "${opts.startTime}"`,
           );
       }
+      const holidaysRegion = opts.holidaysRegion?.toUpperCase();
+      if (holidaysRegion !== undefined && !BRAZILIAN_STATES.includes(holidaysRegion))
+        fail(
+          `--holidays-region must be a Brazilian state (${BRAZILIAN_STATES.join(', ')}); got "${opts.holidaysRegion}"`,
+        );
       if (opts.seed === '') fail('--seed needs a value, e.g. --seed ci-1');
       if (opts.clock !== 'running' && opts.clock !== 'frozen')
         fail(`--clock must be running or frozen, got "${opts.clock}"`);
@@ -96,6 +103,7 @@ export function registerServe(program: Command): void {
           timings,
           seed: opts.seed,
           startTimeMs,
+          holidaysRegion,
           credential,
           scenarioDirs: splitList(opts.scenarios),
         });
@@ -117,6 +125,9 @@ export function registerServe(program: Command): void {
         const start = startTimeMs === undefined ? 'now' : new Date(startTimeMs).toISOString();
         console.log(`  seed      ${opts.seed ?? 'none (random values)'}; clocks start at ${start}`);
       }
+      console.log(
+        `  calendar  Brazilian banking days, ${holidaysRegion ? `national + ${holidaysRegion}` : 'national'}`,
+      );
       console.log(`  default partner ${DEFAULT_PARTNER_ID}`);
       console.log(`    client_id      ${credential.clientId}`);
       console.log(`    client_secret  ${credential.clientSecret}`);

@@ -2,6 +2,7 @@ import type { DomainContext, JobHandler } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
 import { partnerClock } from '../domain/partners.js';
 import { DEFAULT_TIMINGS, type Timings } from '../domain/timings.js';
+import { type BankingCalendar, bankingCalendar } from '../finance/business-days.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import { type RandomStream, type RandomStreams, unseededStreams } from '../lib/random-streams.js';
 import type { Persistence } from '../store/persistence.js';
@@ -24,6 +25,8 @@ export interface EngineDeps {
   random?: RandomStreams;
   /** Where new and reset partner clocks start (`--start-time`); real time when absent. */
   startTimeMs?: number | undefined;
+  /** The banking calendar; the national one when absent. */
+  calendar?: BankingCalendar;
 }
 
 const DAY_MS = 86_400_000;
@@ -52,8 +55,10 @@ export class Engine {
   private readonly liveContexts = new Map<string, DomainContext>();
 
   private readonly streams: RandomStreams;
+  readonly calendar: BankingCalendar;
 
   constructor(private readonly deps: EngineDeps) {
+    this.calendar = deps.calendar ?? bankingCalendar();
     this.streams = deps.random ?? unseededStreams({ ids: deps.ids, randomBytes: deps.randomBytes });
     this.scheduler = new Scheduler({
       store: deps.store,
@@ -116,6 +121,7 @@ export class Engine {
       ids: this.random(partnerId).ids,
       randomBytes: this.random(partnerId).randomBytes,
       timings: this.deps.timings ?? DEFAULT_TIMINGS,
+      calendar: this.calendar,
       emit: (type, data) => this.emit(partnerId, clock, type, data),
       schedule: (kind, payload, dueAtMs) => this.scheduler.schedule(partnerId, kind, payload, dueAtMs),
       cancelJob: (jobId) => this.scheduler.cancel(jobId),

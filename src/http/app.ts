@@ -7,6 +7,7 @@ import { customerBiometricsRoutes } from '../api/customer-biometrics.js';
 import { customerDocumentRoutes } from '../api/customer-documents.js';
 import { customerRoutes } from '../api/customers.js';
 import { loanRoutes } from '../api/loans.js';
+import { sandboxCalendarRoutes } from '../api/sandbox-calendar.js';
 import { sandboxClockRoutes } from '../api/sandbox-clock.js';
 import { sandboxCreditRoutes } from '../api/sandbox-credit.js';
 import { sandboxDeliveryRoutes } from '../api/sandbox-deliveries.js';
@@ -45,6 +46,7 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   authRoutes,
   sandboxPartnerRoutes,
   sandboxClockRoutes,
+  sandboxCalendarRoutes,
   sandboxEventRoutes,
   sandboxResetRoutes,
   customerRoutes,

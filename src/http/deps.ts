@@ -24,6 +24,8 @@ export interface AppConfig {
   scenarioDirs?: string[];
   /** Where new (and reset) partner clocks start, ms since the epoch (`--start-time`); real time when absent. */
   startTimeMs?: number | undefined;
+  /** A Brazilian state whose holidays join the national banking calendar (`--holidays-region`). */
+  holidaysRegion?: string | null | undefined;
 }
 
 export interface Logger {
