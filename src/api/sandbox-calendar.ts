@@ -38,13 +38,10 @@ const NonBusinessDaySchema = z
 
 const CalendarSchema = z
   .object({
-    region: z
-      .string()
-      .nullable()
-      .openapi({
-        description: 'The state added by --holidays-region; null = national calendar only',
-        example: null,
-      }),
+    region: z.string().nullable().openapi({
+      description: 'The state added by --holidays-region; null = national calendar only',
+      example: null,
+    }),
     from: z.string().openapi({ example: '2027-02-01' }),
     to: z.string().openapi({ example: '2027-02-28' }),
     data: z.array(NonBusinessDaySchema),

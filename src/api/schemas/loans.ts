@@ -109,13 +109,10 @@ export const TransactionSchema = z
       description: 'What settles the installment today (unpaid amount_due + unpaid late charges)',
     }),
     status: z.enum(['pending', 'paid', 'partially_paid', 'overdue']),
-    days_overdue: z
-      .number()
-      .int()
-      .openapi({
-        description:
-          'Whole days past the contractual due_date while overdue (so a Monday payable_until paid Tuesday counts from the Saturday due date); 0 otherwise',
-      }),
+    days_overdue: z.number().int().openapi({
+      description:
+        'Whole days past the contractual due_date while overdue (so a Monday payable_until paid Tuesday counts from the Saturday due date); 0 otherwise',
+    }),
     late_charges: Charges,
     paid_at: DateTime.nullable(),
     created_at: DateTime,
