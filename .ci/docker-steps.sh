@@ -8,7 +8,7 @@ trap 'kill "${server_pid:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # build stage (npm ci + npm run build already ran in CI); the runtime stage copies these:
 cp package.json package-lock.json "$work/"
-cp -r dist bin fixtures scenarios "$work/"
+cp -r dist bin fixtures scenarios docs "$work/"
 (cd "$work" && npm ci --omit=dev --no-audit --no-fund --ignore-scripts >/dev/null)
 
 port=18080

@@ -297,6 +297,9 @@ export function sampleOf(schema: unknown, components: Json): unknown {
   }
   if (node.example !== undefined) return node.example;
   if (node.const !== undefined) return node.const;
+  if (Array.isArray(node.allOf)) {
+    return Object.assign({}, ...node.allOf.map((part: unknown) => sampleOf(part, components)));
+  }
   for (const key of ['anyOf', 'oneOf']) {
     const parts = node[key];
     if (Array.isArray(parts)) {
