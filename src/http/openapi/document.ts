@@ -102,7 +102,10 @@ function fillExamples(schema: unknown, field: string): void {
   for (const key of ['anyOf', 'oneOf', 'allOf']) {
     const parts = node[key];
     if (Array.isArray(parts)) {
-      for (const part of parts) fillExamples(part, field);
+      // A union with a known field name gets one example on the union itself.
+      const known = key === 'allOf' ? undefined : exampleFor(field, {});
+      if (known !== undefined) node.example = known;
+      else for (const part of parts) fillExamples(part, field);
       return;
     }
   }

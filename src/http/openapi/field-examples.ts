@@ -57,12 +57,17 @@ export const FIELD_EXAMPLES: Record<string, Json> = {
   attempt_number: 1,
   status_code: 200,
   duration_ms: 84,
-  error: null,
+  error: 'connect ECONNREFUSED 127.0.0.1:3000',
   steps: 6,
   index: 0,
   scenario: 'happy-path',
   event_type: 'loan.active',
   'Idempotency-Key': '7c4a8d09-ca37-4e6b-9f1a-2f3b1c5d6e7f',
+  signing_url: `http://localhost:8080/hosted/contracts/ln_${hex}/w568ABARhIw4Rff_tL8dLFZk6Rq5hITS`,
+  session_url: `http://localhost:8080/hosted/biometrics/bio_${hex}`,
+  default: '3000.00',
+  example: '3000.00',
+  status: 422,
 };
 
 /** Examples by enum field when the first value is not the telling one. */
@@ -72,14 +77,24 @@ const ENUM_PREFERENCE: Record<string, Json> = {
   stage: 'disbursement',
 };
 
+function fitsType(value: Json, type: string): boolean {
+  if (type === 'integer') return Number.isInteger(value);
+  if (type === 'number') return typeof value === 'number';
+  if (type === 'boolean') return typeof value === 'boolean';
+  if (type === 'string') return typeof value === 'string';
+  return true;
+}
+
 /** An example for a schema without one, from its field name, enum or type; undefined if none fits. */
 export function exampleFor(field: string, schema: Record<string, unknown>): Json {
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {
     const preferred = ENUM_PREFERENCE[field];
     return schema.enum.includes(preferred) ? preferred : schema.enum[0];
   }
-  if (field in FIELD_EXAMPLES) return FIELD_EXAMPLES[field];
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  const known = FIELD_EXAMPLES[field];
+  // A name can mean a string in one schema and a number in another (`status`): keep the type.
+  if (known !== undefined && (type === undefined || fitsType(known, String(type)))) return known;
   switch (type) {
     case 'string':
       return schema.format === 'date-time' ? '2026-03-02T12:00:00.000Z' : 'text';
