@@ -21,9 +21,11 @@ export const CustomerCreatedData = z
     status: z.literal('pending_kyc'),
     cpf: z.string().openapi({ example: '52998224725' }),
     cnpj: z.string().nullable().openapi({ example: null }),
-    name: z.string().nullable().openapi({ example: 'Maria da Silva' }),
-    email: z.string().nullable().openapi({ example: 'maria.silva@example.com' }),
-    phone: z.string().nullable().openapi({ example: '+5511987654321' }),
+    name: z.string().openapi({ example: 'Maria da Silva', description: 'Empty string when never sent' }),
+    email: z
+      .string()
+      .openapi({ example: 'maria.silva@example.com', description: 'Empty string when never sent' }),
+    phone: z.string().openapi({ example: '+5511987654321', description: 'Empty string when never sent' }),
     trading_name: z.string().nullable().openapi({ example: null }),
     external_id: z.string().nullable().openapi({ example: 'crm-000123' }),
   })
