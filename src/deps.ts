@@ -16,7 +16,7 @@ export interface BaseDeps {
   randomBytes: RandomBytes;
   realNow: () => number;
   /** Per-partner random streams (`--seed`); everyone shares `ids`/`randomBytes` when absent. */
-  random?: RandomStreams;
+  streams?: RandomStreams;
   config: AppConfig;
   log: Logger;
   /** Replaces the undici webhook sender (tests, benchmarks). */
@@ -25,7 +25,7 @@ export interface BaseDeps {
 
 /** Builds the engine over the base dependencies; the one place the app's services are assembled. */
 export function createDeps(base: BaseDeps): AppDeps {
-  const random = base.random ?? unseededStreams({ ids: base.ids, randomBytes: base.randomBytes });
+  const streams = base.streams ?? unseededStreams({ ids: base.ids, randomBytes: base.randomBytes });
   const engine = new Engine({
     store: base.store,
     ids: base.ids,
@@ -34,7 +34,7 @@ export function createDeps(base: BaseDeps): AppDeps {
     persistence: base.persistence,
     onError: (message, error) => base.log.error(message, error),
     timings: base.config.timings,
-    random,
+    streams,
     startTimeMs: base.config.startTimeMs,
     calendar: bankingCalendar(base.config.holidaysRegion),
   });
@@ -48,5 +48,5 @@ export function createDeps(base: BaseDeps): AppDeps {
     send: base.webhookSender,
     onError: (message, error) => base.log.error(message, error),
   });
-  return { ...base, random, engine, webhooks };
+  return { ...base, streams, engine, webhooks };
 }

@@ -84,7 +84,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     startTimeMs: options.startTimeMs,
     holidaysRegion: options.holidaysRegion,
   };
-  const random =
+  const streams =
     seed === undefined
       ? unseededStreams({ ids: randomIds, randomBytes: cryptoRandomBytes })
       : seededStreams(
@@ -94,9 +94,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const deps: AppDeps = createDeps({
     store,
     persistence: file ?? memoryPersistence,
-    ids: random.server.ids,
-    randomBytes: random.server.randomBytes,
-    random,
+    ids: streams.server.ids,
+    randomBytes: streams.server.randomBytes,
+    streams,
     realNow: () => Date.now(),
     config,
     log,

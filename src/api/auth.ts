@@ -98,7 +98,7 @@ export function authRoutes(deps: AppDeps) {
       credential,
       c.get('clock'),
       key,
-      deps.engine.random(credential.partner_id).ids('jti_'),
+      deps.engine.stream(credential.partner_id).ids('jti_'),
     );
     c.header('Cache-Control', 'no-store');
     return c.json(token, 200);

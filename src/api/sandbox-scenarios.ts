@@ -85,7 +85,7 @@ export function sandboxScenarioRoutes(deps: AppDeps) {
       );
     }
     const partnerId = c.get('partner').id;
-    const random = randomValues(() => deps.engine.random(partnerId).ids('rnd_'));
+    const random = randomValues(() => deps.engine.stream(partnerId).ids('rnd_'));
     let params: Record<string, unknown>;
     try {
       params = resolveParams(scenario, c.req.valid('json')?.params ?? {}, random);
@@ -110,7 +110,7 @@ export function sandboxScenarioRoutes(deps: AppDeps) {
           credential,
           deps.engine.clock(partnerId),
           key,
-          deps.engine.random(partnerId).ids('jti_'),
+          deps.engine.stream(partnerId).ids('jti_'),
         ).access_token;
       },
       sleep,
@@ -121,7 +121,7 @@ export function sandboxScenarioRoutes(deps: AppDeps) {
       fixture: readFixture,
       monotonicMs: () => performance.now(),
       sleep,
-      runId: deps.engine.random(partnerId).ids('run_'),
+      runId: deps.engine.stream(partnerId).ids('run_'),
     });
     return c.json(result, 200);
   });

@@ -18,7 +18,7 @@ export interface PartnerSources {
   randomBytes: RandomBytes;
   realNow: () => number;
   /** Per-partner streams (`--seed`): the partner id comes from the server's, its credential from its own. */
-  random?: RandomStreams;
+  streams?: RandomStreams;
   /** `startTimeMs`: where a new partner's clock starts (`--start-time`). */
   config?: { startTimeMs?: number | undefined };
 }
@@ -37,7 +37,7 @@ export function createPartner(
   sources: PartnerSources,
   input: NewPartner,
 ): { partner: PartnerRecord; credential: CredentialRecord; secret: string } {
-  const serverIds = sources.random?.server.ids ?? sources.ids;
+  const serverIds = sources.streams?.server.ids ?? sources.ids;
   const clock = initialClock(input.clockMode, sources.realNow(), sources.config?.startTimeMs);
   const partner = sources.store.partners.insert({
     id: input.id ?? serverIds('ptn_'),
@@ -47,7 +47,7 @@ export function createPartner(
     created_at: new Date(clock.frozen_at_ms ?? sources.realNow() + clock.offset_ms).toISOString(),
     clock,
   });
-  const own = sources.random?.partner(partner.id) ?? sources;
+  const own = sources.streams?.partner(partner.id) ?? sources;
   const { row, secret } = issueCredential(
     {
       store: sources.store,

@@ -22,7 +22,7 @@ export interface EngineDeps {
   /** Automatic delays; DESIGN's defaults when absent. */
   timings?: Timings;
   /** Per-partner streams (`--seed`); every partner shares `ids`/`randomBytes` when absent. */
-  random?: RandomStreams;
+  streams?: RandomStreams;
   /** Where new and reset partner clocks start (`--start-time`); real time when absent. */
   startTimeMs?: number | undefined;
   /** The banking calendar; the national one when absent. */
@@ -59,11 +59,11 @@ export class Engine {
 
   constructor(private readonly deps: EngineDeps) {
     this.calendar = deps.calendar ?? bankingCalendar();
-    this.streams = deps.random ?? unseededStreams({ ids: deps.ids, randomBytes: deps.randomBytes });
+    this.streams = deps.streams ?? unseededStreams({ ids: deps.ids, randomBytes: deps.randomBytes });
     this.scheduler = new Scheduler({
       store: deps.store,
       realNow: deps.realNow,
-      newJobId: (partnerId) => this.random(partnerId).ids('job_'),
+      newJobId: (partnerId) => this.stream(partnerId).ids('job_'),
       runJob: (job) => {
         const handler = this.handlers.get(job.kind);
         if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
@@ -88,7 +88,7 @@ export class Engine {
   }
 
   /** The partner's own stream of ids and random bytes. */
-  random(partnerId: string): RandomStream {
+  stream(partnerId: string): RandomStream {
     return this.streams.partner(partnerId);
   }
 
@@ -118,8 +118,8 @@ export class Engine {
       store: this.deps.store,
       partnerId,
       clock,
-      ids: this.random(partnerId).ids,
-      randomBytes: this.random(partnerId).randomBytes,
+      ids: this.stream(partnerId).ids,
+      randomBytes: this.stream(partnerId).randomBytes,
       timings: this.deps.timings ?? DEFAULT_TIMINGS,
       calendar: this.calendar,
       emit: (type, data) => this.emit(partnerId, clock, type, data),
@@ -130,7 +130,7 @@ export class Engine {
 
   emit(partnerId: string, clock: Clock, type: EventType, data: JsonObject): EventRecord {
     const event = this.deps.store.events.insert({
-      id: this.random(partnerId).ids('evt_'),
+      id: this.stream(partnerId).ids('evt_'),
       seq: this.deps.store.nextSeq(),
       partner_id: partnerId,
       type,

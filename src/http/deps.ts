@@ -40,7 +40,7 @@ export interface AppDeps {
   ids: IdSource;
   randomBytes: RandomBytes;
   /** The server's and each partner's random streams (seeded with `--seed`). */
-  random: RandomStreams;
+  streams: RandomStreams;
   /** Real wall-clock milliseconds; partner clocks are derived from it. */
   realNow: () => number;
   config: AppConfig;

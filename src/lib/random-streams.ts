@@ -5,6 +5,8 @@ import type { IdSource, RandomBytes } from './ids.js';
 export interface RandomStream {
   ids: IdSource;
   randomBytes: RandomBytes;
+  /** A uniform number in [0, 1) (random choices such as webhook chaos), from 53 random bits. */
+  next(): number;
 }
 
 /**
@@ -18,8 +20,14 @@ export interface RandomStreams {
 }
 
 /** Without a seed every partner shares the one (cryptographically random) source, as before. */
-export function unseededStreams(source: RandomStream): RandomStreams {
-  return { seeded: false, server: source, partner: () => source };
+export function unseededStreams(source: Pick<RandomStream, 'ids' | 'randomBytes'>): RandomStreams {
+  const stream: RandomStream = { ...source, next: () => unitFromBytes(source.randomBytes(8)) };
+  return { seeded: false, server: stream, partner: () => stream };
+}
+
+/** The top 53 bits of 8 bytes as a number in [0, 1). */
+function unitFromBytes(bytes: Buffer): number {
+  return Number(bytes.readBigUInt64BE(0) >> 11n) / 2 ** 53;
 }
 
 /** Where a seeded stream keeps how many blocks it has drawn (the store's meta, so restarts continue). */
@@ -74,7 +82,11 @@ function seededStream(seed: string, name: string, counters: StreamCounters): Ran
     }
     return Buffer.concat(blocks).subarray(0, size);
   };
-  return { randomBytes, ids: (prefix) => `${prefix}${randomBytes(16).toString('hex')}` };
+  return {
+    randomBytes,
+    ids: (prefix) => `${prefix}${randomBytes(16).toString('hex')}`,
+    next: () => unitFromBytes(randomBytes(8)),
+  };
 }
 
 /** A key derived from the seed for one purpose (e.g. the access-token signing key). */
