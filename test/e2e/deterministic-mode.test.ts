@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
 import { type RunningServer, startServer } from '../../src/server.js';
+import { createTestSandbox } from '../support/sandbox.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 // Two real servers on loopback with the same --seed, --clock frozen and --start-time must give the
@@ -153,4 +154,22 @@ describe('deterministic mode (--seed, --clock frozen, --start-time)', () => {
     expect(other.partners.a).not.toEqual(one.partners.a);
     expect(other.webhooks.a).not.toEqual(one.webhooks.a);
   }, 120_000);
+});
+
+describe('--start-time', () => {
+  it('starts new partners there and puts a reset clock back there', async () => {
+    const sandbox = createTestSandbox({ startTimeMs: Date.parse(START) });
+    expect((await sandbox.json('GET', '/v3/sandbox/clock')).body).toEqual({ now: START, frozen: true });
+    await sandbox.json('POST', '/v3/sandbox/clock/advance', { body: { by: '35d' } });
+    const partner = await sandbox.json<{ created_at: string; clock: { now: string } }>(
+      'POST',
+      '/v3/sandbox/partners',
+      {
+        body: { name: 'later' },
+      },
+    );
+    expect(partner.body).toMatchObject({ created_at: START, clock: { now: START } });
+    expect((await sandbox.json('POST', '/v3/sandbox/reset')).status).toBe(200);
+    expect((await sandbox.json('GET', '/v3/sandbox/clock')).body).toEqual({ now: START, frozen: true });
+  });
 });
