@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
 import { type RunningServer, startServer } from '../../src/server.js';
@@ -171,5 +174,44 @@ describe('--start-time', () => {
     expect(partner.body).toMatchObject({ created_at: START, clock: { now: START } });
     expect((await sandbox.json('POST', '/v3/sandbox/reset')).status).toBe(200);
     expect((await sandbox.json('GET', '/v3/sandbox/clock')).body).toEqual({ now: START, frozen: true });
+  });
+});
+
+describe('--seed with --data', () => {
+  it('continues the streams after a restart instead of handing out the same ids again', async () => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), 'seeded-data-')), 'sandbox.json');
+    const start = (withData: boolean) =>
+      startServer({
+        port: 0,
+        host: '127.0.0.1',
+        clockMode: 'frozen',
+        webhookHttpHosts: [],
+        rateLimit: 0,
+        seed: 'restart',
+        startTimeMs: Date.parse(START),
+        dataFile: withData ? dataFile : undefined,
+        credential: { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET },
+        log: { info: () => {}, error: (message, error) => console.error(message, error) },
+      });
+    const newPartner = async (server: RunningServer) => {
+      const t: Transcript = [];
+      const { access_token: token } = (await call(server.url, t, 'POST', '/v3/auth/token', {
+        basic: [DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET],
+      })) as { access_token: string };
+      return (await call(server.url, t, 'POST', '/v3/sandbox/partners', { token, body: {} })) as {
+        id: string;
+      };
+    };
+    const first = await start(true);
+    const before = await newPartner(first);
+    await first.close();
+    const restarted = await start(true);
+    const after = await newPartner(restarted);
+    await restarted.close();
+    expect(after.id).not.toBe(before.id);
+    // Without the file, the same seed starts the streams over: the first partner again.
+    const fresh = await start(false);
+    started.push(fresh);
+    expect((await newPartner(fresh)).id).toBe(before.id);
   });
 });
