@@ -17,7 +17,7 @@ import {
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { recordCounters, seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
-import { FilePersistence, memoryPersistence } from './store/persistence.js';
+import { openPersistence } from './store/open-persistence.js';
 import { Store } from './store/store.js';
 
 export interface ServeOptions {
@@ -25,6 +25,8 @@ export interface ServeOptions {
   host: string;
   /** JSON file to persist to; in-memory when absent. */
   dataFile?: string | undefined;
+  /** With `dataFile`: compact the journal once it holds this many bytes (default 16 MiB). */
+  journalLimitBytes?: number | undefined;
   /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
   publicUrl?: string | undefined;
   clockMode: AppConfig['clockMode'];
@@ -62,7 +64,7 @@ export interface RunningServer {
 
 export const consoleLogger: Logger = {
   info: (message) => console.log(message),
-  error: (message, error) => console.error(message, error),
+  error: (message, error) => (error === undefined ? console.error(message) : console.error(message, error)),
 };
 
 /** Builds the real dependencies, restores `--data`, and serves the app on a port. */
@@ -70,9 +72,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const seed = options.seed;
   const signingKey = seed === undefined ? randomBytes(32) : seededKey(seed, 'access-tokens');
   const store = new Store(signingKey.toString('base64url'));
-  const file = options.dataFile ? new FilePersistence(options.dataFile, store) : undefined;
-  if (file) await file.load();
   const log = options.log ?? consoleLogger;
+  const persistence = await openPersistence(store, {
+    dataFile: options.dataFile,
+    journalLimitBytes: options.journalLimitBytes,
+    log,
+  });
   const config: AppConfig = {
     publicUrl: '',
     webhookHttpHosts: options.webhookHttpHosts,
@@ -93,7 +98,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         );
   const deps: AppDeps = createDeps({
     store,
-    persistence: file ?? memoryPersistence,
+    persistence,
     ids: streams.server.ids,
     randomBytes: streams.server.randomBytes,
     streams,
@@ -145,7 +150,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),
       );
-      await deps.persistence.flush();
+      await deps.persistence.close();
     },
   };
 }
