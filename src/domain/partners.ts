@@ -4,12 +4,15 @@ import type { RandomStreams } from '../lib/random-streams.js';
 import type { CredentialRecord, PartnerRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { issueCredential } from './credentials.js';
+import { ApiError } from './errors.js';
 
 export interface NewPartner {
   id?: string;
   name: string;
   clockMode: 'running' | 'frozen';
   credential?: { clientId: string; clientSecret: string };
+  /** The partner creating it, which can list it later. */
+  createdBy?: string;
 }
 
 export interface PartnerSources {
@@ -46,6 +49,7 @@ export function createPartner(
     // On the partner's own clock, so a seeded run with --start-time answers the same bytes.
     created_at: new Date(clock.frozen_at_ms ?? sources.realNow() + clock.offset_ms).toISOString(),
     clock,
+    ...(input.createdBy ? { created_by: input.createdBy } : {}),
   });
   const own = sources.streams?.partner(partner.id) ?? sources;
   const { row, secret } = issueCredential(
@@ -60,4 +64,31 @@ export function createPartner(
     input.credential,
   );
   return { partner, credential: row, secret };
+}
+
+/**
+ * The partners `partnerId` created, newest first, one page (`startingAfter` is the last id of the
+ * previous page). A plain scan: partners number in the tens (one per CI job), not millions.
+ */
+export function partnersCreatedBy(
+  store: Store,
+  partnerId: string,
+  page: { limit: number; startingAfter?: string | undefined },
+): { data: PartnerRecord[]; has_more: boolean } {
+  const rows = [...store.partners.values()]
+    .filter((partner) => partner.created_by === partnerId)
+    .sort((a, b) => b.seq - a.seq);
+  let start = 0;
+  if (page.startingAfter !== undefined) {
+    const at = rows.findIndex((partner) => partner.id === page.startingAfter);
+    if (at < 0) {
+      throw new ApiError(
+        'invalid_cursor',
+        `starting_after "${page.startingAfter}" is not an item of this list. Pass the id of the last item of the previous page.`,
+        { param: 'starting_after' },
+      );
+    }
+    start = at + 1;
+  }
+  return { data: rows.slice(start, start + page.limit), has_more: rows.length > start + page.limit };
 }
