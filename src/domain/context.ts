@@ -1,5 +1,6 @@
 import type { Clock } from '../engine/clock.js';
 import type { EventType } from '../engine/event-types.js';
+import type { BankingCalendar } from '../finance/business-days.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { Random } from '../lib/random.js';
 import type { EventRecord, JobRecord, JsonObject } from '../store/records.js';
@@ -21,6 +22,8 @@ export interface DomainContext {
   random: Random;
   /** Every automatic delay (DESIGN's defaults, or `--timings`). */
   timings: Timings;
+  /** Banking business days (`--holidays-region`): when a due installment is payable until. */
+  calendar: BankingCalendar;
   /** Appends an event (timestamp = clock now) to the partner's log and fans it out to webhooks. */
   emit(type: EventType, data: JsonObject): EventRecord;
   /** Schedules a timed job on the partner clock. */

@@ -1,6 +1,7 @@
 import { DEFAULT_TIMINGS, type Timings } from '../domain/timings.js';
 import type { Engine } from '../engine/engine.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
+import type { RandomStreams } from '../lib/random-streams.js';
 import type { Persistence } from '../store/persistence.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDelivery } from '../webhooks/delivery-service.js';
@@ -23,6 +24,10 @@ export interface AppConfig {
   scenarioDirs?: string[];
   /** Requests kept per partner by the request inspector; 0 keeps none (`--request-log-size`). */
   requestLogSize?: number;
+  /** Where new (and reset) partner clocks start, ms since the epoch (`--start-time`); real time when absent. */
+  startTimeMs?: number | undefined;
+  /** A Brazilian state whose holidays join the national banking calendar (`--holidays-region`). */
+  holidaysRegion?: string | null | undefined;
 }
 
 export interface Logger {
@@ -36,12 +41,16 @@ export interface AppDeps {
   persistence: Persistence;
   ids: IdSource;
   randomBytes: RandomBytes;
+  /** The server's and each partner's random streams (seeded with `--seed`). */
+  streams: RandomStreams;
   /** Real wall-clock milliseconds; partner clocks are derived from it. */
   realNow: () => number;
   config: AppConfig;
   log: Logger;
   /** Partner clocks, event log and scheduler. */
   engine: Engine;
+  /** Ids of API requests (`Request-Id`): a stream of their own under `--seed`. */
+  requestIds?: IdSource;
   /** Outgoing webhook delivery (`idle()` lets tests wait for deliveries in flight). */
   webhooks: WebhookDelivery;
 }

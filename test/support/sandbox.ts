@@ -9,6 +9,7 @@ import type { RandomSource } from '../../src/lib/random.js';
 import { memoryPersistence, type Persistence } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
 import type { WebhookSender } from '../../src/webhooks/sender.js';
+import { seededRandom } from './seeded-random.js';
 
 /** Real time as the tests see it: starts at a fixed instant and moves only when told. */
 export class FakeRealTime {
@@ -77,7 +78,8 @@ export function createTestSandbox(
     },
     log: { info: () => {}, error: (message, error) => console.error(message, error) },
     ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
-    ...(options.random ? { random: options.random } : {}),
+    // Varied random choices (chaos) although randomBytes above is constant: a fixed seed.
+    random: options.random ?? seededRandom(20261123),
   });
   ensureDefaultPartner(
     deps,

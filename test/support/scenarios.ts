@@ -11,6 +11,7 @@ export const RUNNABLE_SCENARIOS = [
   'early-payoff',
   'webhook-receiver-down',
   'webhook-chaos',
+  'installment-due-on-holiday',
   'active-customer',
   'loan-awaiting-signature',
 ] as const;

@@ -29,6 +29,7 @@ const MAX_TEXT_CHARS = 4096;
 export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const size = deps.config.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
   const elapsed = () => performance.now();
+  const nextId = deps.requestIds ?? deps.ids;
 
   // Reads write nothing else, so a read-only stretch would never flush the log (and its pending
   // change set would only grow): flush in the background, at most once a second.
@@ -45,7 +46,7 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   };
 
   return async (c, next) => {
-    const requestId = deps.ids('req_');
+    const requestId = nextId('req_');
     c.set('requestId', requestId);
     addResponseHeader(c, 'Request-Id', requestId);
     if (size <= 0) return next();
