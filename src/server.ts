@@ -8,6 +8,7 @@ import { createApp } from './http/app.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { FilePersistence, memoryPersistence } from './store/persistence.js';
+import { openDatabase } from './store/postgres/open.js';
 import { Store } from './store/store.js';
 
 export interface ServeOptions {
@@ -15,6 +16,8 @@ export interface ServeOptions {
   host: string;
   /** JSON file to persist to; in-memory when absent. */
   dataFile?: string | undefined;
+  /** PostgreSQL connection URL (shared mode); takes the place of `dataFile`. */
+  databaseUrl?: string | undefined;
   /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
   publicUrl?: string | undefined;
   clockMode: AppConfig['clockMode'];
@@ -46,6 +49,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const store = new Store(randomBytes(32).toString('base64url'));
   const file = options.dataFile ? new FilePersistence(options.dataFile, store) : undefined;
   if (file) await file.load();
+  const database = options.databaseUrl ? await openDatabase(options.databaseUrl, store) : undefined;
+  if (database) await database.load();
   const log = options.log ?? consoleLogger;
   const config: AppConfig = {
     publicUrl: '',
@@ -58,7 +63,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const deps: AppDeps = createDeps({
     store,
-    persistence: file ?? memoryPersistence,
+    persistence: database ?? file ?? memoryPersistence,
     ids: randomIds,
     randomBytes: cryptoRandomBytes,
     realNow: () => Date.now(),
@@ -90,6 +95,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.close((error) => (error ? reject(error) : resolve())),
       );
       await deps.persistence.flush();
+      await database?.close();
     },
   };
 }

@@ -13,6 +13,11 @@ export function registerServe(program: Command): void {
     .option('--host <host>', 'interface to bind (env HOST)', process.env.HOST ?? '127.0.0.1')
     .option('--clock <mode>', 'how partner clocks start: running | frozen', 'running')
     .option('--data <file>', 'persist to this JSON file (default: in memory)')
+    .option(
+      '--database <url>',
+      'shared mode: PostgreSQL connection URL, the store of record (env DATABASE_URL)',
+      process.env.DATABASE_URL,
+    )
     .option('--public-url <url>', 'absolute URL partners reach the sandbox at (hosted pages, problem types)')
     .option('--webhook-http-hosts <hosts>', 'comma-separated hosts allowed as plain-http webhook targets', '')
     .option(
@@ -52,6 +57,7 @@ export function registerServe(program: Command): void {
       } catch (error) {
         fail((error as Error).message);
       }
+      if (opts.data && opts.database) fail('--data and --database exclude each other: pick one store');
       if (opts.clock !== 'running' && opts.clock !== 'frozen')
         fail(`--clock must be running or frozen, got "${opts.clock}"`);
       let credential: ReturnType<typeof defaultCredentialFromEnv>;
@@ -71,6 +77,7 @@ export function registerServe(program: Command): void {
           port,
           host: opts.host ?? '127.0.0.1',
           dataFile: opts.data,
+          databaseUrl: opts.database,
           publicUrl: opts.publicUrl,
           clockMode: opts.clock,
           webhookHttpHosts: (opts.webhookHttpHosts ?? '')
@@ -95,7 +102,7 @@ export function registerServe(program: Command): void {
       console.log(`  API       ${publicUrl}/v3`);
       console.log(`  docs      ${publicUrl}/docs   (OpenAPI: ${publicUrl}/v3/openapi.json)`);
       console.log(
-        `  storage   ${opts.data ? opts.data : 'in memory'}; clock ${opts.clock}; rate limit ${rateLimit || 'off'}`,
+        `  storage   ${opts.database ? `PostgreSQL ${redactUrl(opts.database)}` : opts.data ? opts.data : 'in memory'}; clock ${opts.clock}; rate limit ${rateLimit || 'off'}`,
       );
       console.log(`  default partner ${DEFAULT_PARTNER_ID}`);
       console.log(`    client_id      ${credential.clientId}`);
@@ -107,6 +114,17 @@ export function registerServe(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+}
+
+/** The URL without its password, for the start-up banner. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
 }
 
 function splitList(value: string | undefined): string[] {

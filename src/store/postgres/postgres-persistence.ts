@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { type ChangeSet, isEmptyChangeSet } from '../change-set.js';
+import type { Persistence } from '../persistence.js';
+import type { Store } from '../store.js';
+import {
+  existingTables,
+  mergeChangeSets,
+  readTableRows,
+  rowPartner,
+  type StoredRow,
+  writeTableChanges,
+} from './rows.js';
+
+/**
+ * Shared mode's say in each write: runs inside the flush transaction before any row is written,
+ * given the partners whose rows change; returns those this instance may not write (it lost or
+ * never held their lease). Any such partner aborts the whole transaction.
+ */
+export interface WriteGuard {
+  confirm(client: pg.ClientBase, partnerIds: string[]): Promise<string[]>;
+  /** Told which partners were refused, after the rollback. */
+  refused(partnerIds: string[]): void;
+}
+
+/** A flush refused because this instance does not own some partner it wrote to. */
+export class PartnerNotOwnedError extends Error {
+  constructor(readonly partnerIds: string[]) {
+    super(`this instance no longer owns partner(s) ${partnerIds.join(', ')}; their changes were not written`);
+    this.name = 'PartnerNotOwnedError';
+  }
+}
+
+/**
+ * PostgreSQL as the store of record (`--database`). Each flush writes the change set accumulated
+ * since the previous one in one transaction. Writes are group-committed: callers arriving while a
+ * transaction runs share the next one, so each caller's change is committed when its promise
+ * resolves. A failed transaction keeps its changes for the next flush.
+ */
+export class PostgresPersistence implements Persistence {
+  guard: WriteGuard | undefined;
+  private writing: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private unwritten: ChangeSet | null = null;
+
+  constructor(
+    readonly pool: pg.Pool,
+    private readonly store: Store,
+  ) {
+    store.trackChanges();
+  }
+
+  /** Checks that the database has a table for each store table (a migration missing is a bug). */
+  async checkSchema(): Promise<void> {
+    const present = await existingTables(this.pool);
+    const missing = this.store.tableNames().filter((name) => !present.has(name));
+    if (missing.length > 0) {
+      throw new Error(`PostgreSQL has no table for ${missing.join(', ')}: add a migration that creates it`);
+    }
+  }
+
+  /**
+   * The token-signing key every instance shares: the first instance to start stores a fresh one,
+   * the others (and restarts) read it, so a token from one instance is valid on all.
+   */
+  async loadSigningKey(): Promise<void> {
+    await this.pool.query(
+      "INSERT INTO sandbox_meta (key, value) VALUES ('signing_key', $1::jsonb) ON CONFLICT (key) DO NOTHING",
+      [JSON.stringify(randomBytes(32).toString('base64url'))],
+    );
+    const result = await this.pool.query<{ value: string }>(
+      "SELECT value FROM sandbox_meta WHERE key = 'signing_key'",
+    );
+    const key = result.rows[0]?.value;
+    if (typeof key !== 'string') throw new Error('sandbox_meta has no signing_key');
+    this.store.meta.signing_key = key;
+  }
+
+  /**
+   * Loads the rows of the given partners (all rows when absent) into memory. Reads every table
+   * first, then applies them in one synchronous step untracked: what was loaded is already durable,
+   * and other partners' pending changes are left alone. Returns how many rows were loaded.
+   */
+  async load(partnerIds?: readonly string[]): Promise<number> {
+    const loaded: [string, StoredRow[]][] = [];
+    for (const name of this.store.tableNames()) {
+      loaded.push([name, await readTableRows(this.pool, name, partnerIds)]);
+    }
+    let count = 0;
+    let maxSeq = this.store.meta.seq;
+    this.store.untracked(() => {
+      for (const [name, rows] of loaded) {
+        this.store.table(name)?.apply({ upserts: rows, deletes: [] });
+        count += rows.length;
+        for (const row of rows) if (typeof row.seq === 'number' && row.seq > maxSeq) maxSeq = row.seq;
+      }
+    });
+    // The insertion counter orders a partner's events and jobs; it continues past what was loaded.
+    this.store.meta.seq = maxSeq;
+    return count;
+  }
+
+  flush(): Promise<void> {
+    if (this.queued) return this.queued;
+    if (!this.writing) {
+      this.writing = this.write().finally(() => {
+        this.writing = null;
+      });
+      return this.writing;
+    }
+    this.queued = this.writing.then(noop, noop).then(() => {
+      this.queued = null;
+      return this.flush();
+    });
+    return this.queued;
+  }
+
+  async close(): Promise<void> {
+    await this.flush().catch(noop);
+    await this.pool.end();
+  }
+
+  private async write(): Promise<void> {
+    const taken = this.store.takeChangeSet();
+    const changes = this.unwritten ? mergeChangeSets(this.unwritten, taken) : taken;
+    this.unwritten = null;
+    if (isEmptyChangeSet(changes)) return;
+    let client: pg.PoolClient | undefined;
+    try {
+      client = await this.pool.connect();
+      await client.query('BEGIN');
+      if (this.guard) {
+        const refused = await this.guard.confirm(client, partnersOf(changes));
+        if (refused.length > 0) throw new PartnerNotOwnedError(refused);
+      }
+      for (const [name, tableChanges] of Object.entries(changes.tables)) {
+        await writeTableChanges(client, name, tableChanges);
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client?.query('ROLLBACK').catch(noop);
+      if (error instanceof PartnerNotOwnedError) {
+        // Those partners' rows belong to their new owner now; the rest is retried next flush.
+        const lost = new Set(error.partnerIds);
+        this.unwritten = withoutPartners(changes, lost);
+        this.guard?.refused(error.partnerIds);
+      } else {
+        this.unwritten = changes;
+      }
+      throw error;
+    } finally {
+      client?.release();
+    }
+  }
+}
+
+function partnersOf(changes: ChangeSet): string[] {
+  const ids = new Set<string>();
+  for (const table of Object.values(changes.tables)) {
+    for (const row of table.upserts) ids.add(rowPartner(row));
+  }
+  return [...ids];
+}
+
+function withoutPartners(changes: ChangeSet, lost: Set<string>): ChangeSet {
+  const tables: ChangeSet['tables'] = {};
+  for (const [name, table] of Object.entries(changes.tables)) {
+    tables[name] = {
+      upserts: table.upserts.filter((row) => !lost.has(rowPartner(row))),
+      deletes: table.deletes,
+    };
+  }
+  return { meta: changes.meta, tables };
+}
+
+function noop(): void {}
