@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { type SharedMode, sharedMode } from './cluster/shared-mode.js';
 import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
 import { createDeps } from './deps.js';
 import type { Timings } from './domain/timings.js';
@@ -18,6 +19,10 @@ export interface ServeOptions {
   dataFile?: string | undefined;
   /** PostgreSQL connection URL (shared mode); takes the place of `dataFile`. */
   databaseUrl?: string | undefined;
+  /** Shared mode: the URL other instances forward requests to (default: the listening address). */
+  instanceUrl?: string | undefined;
+  /** Shared mode: how long a partner lease lasts without renewal (default 5 s). */
+  leaseMs?: number | undefined;
   /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
   publicUrl?: string | undefined;
   clockMode: AppConfig['clockMode'];
@@ -36,6 +41,8 @@ export interface ServeOptions {
 export interface RunningServer {
   url: string;
   deps: AppDeps;
+  /** Shared mode's ownership and forwarding (with `--database`). */
+  shared: SharedMode | undefined;
   close(): Promise<void>;
 }
 
@@ -50,7 +57,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const file = options.dataFile ? new FilePersistence(options.dataFile, store) : undefined;
   if (file) await file.load();
   const database = options.databaseUrl ? await openDatabase(options.databaseUrl, store) : undefined;
-  if (database) await database.load();
   const log = options.log ?? consoleLogger;
   const config: AppConfig = {
     publicUrl: '',
@@ -70,8 +76,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     config,
     log,
   });
-  ensureDefaultPartner(deps, options.credential, options.clockMode);
-  await deps.persistence.flush();
+  const shared = database ? sharedMode(deps, database, options.leaseMs) : undefined;
+  if (!shared) {
+    ensureDefaultPartner(deps, options.credential, options.clockMode);
+    await deps.persistence.flush();
+  }
 
   const app = createApp(deps);
   deps.engine.start();
@@ -84,17 +93,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = server.address() as AddressInfo;
   const shownHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
   config.publicUrl = (options.publicUrl ?? `http://${shownHost}:${address.port}`).replace(/\/$/, '');
+  const url = `http://${shownHost}:${address.port}`;
+  await shared?.start(options.instanceUrl ?? url, options.credential, options.clockMode);
 
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url,
     deps,
+    shared,
     close: async () => {
       deps.engine.stop();
       await deps.webhooks.close();
       await new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),
       );
-      await deps.persistence.flush();
+      await deps.persistence.flush().catch((error: unknown) => log.error('last flush failed', error));
+      await shared?.close();
       await database?.close();
     },
   };

@@ -18,6 +18,11 @@ export function registerServe(program: Command): void {
       'shared mode: PostgreSQL connection URL, the store of record (env DATABASE_URL)',
       process.env.DATABASE_URL,
     )
+    .option(
+      '--instance-url <url>',
+      'shared mode: the URL other instances reach this one at (env CREDIT_SANDBOX_INSTANCE_URL; default: the listening address)',
+      process.env.CREDIT_SANDBOX_INSTANCE_URL,
+    )
     .option('--public-url <url>', 'absolute URL partners reach the sandbox at (hosted pages, problem types)')
     .option('--webhook-http-hosts <hosts>', 'comma-separated hosts allowed as plain-http webhook targets', '')
     .option(
@@ -78,6 +83,7 @@ export function registerServe(program: Command): void {
           host: opts.host ?? '127.0.0.1',
           dataFile: opts.data,
           databaseUrl: opts.database,
+          instanceUrl: opts.instanceUrl,
           publicUrl: opts.publicUrl,
           clockMode: opts.clock,
           webhookHttpHosts: (opts.webhookHttpHosts ?? '')

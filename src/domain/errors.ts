@@ -256,6 +256,11 @@ export const ERROR_CATALOG = {
     title: 'Scenario files are invalid',
     help: 'A scenario file served by this sandbox no longer validates (it was edited while the server ran). The detail names the file, the step and the problem; fix the file and retry.',
   },
+  instance_unavailable: {
+    status: 503,
+    title: 'Sandbox instance unavailable',
+    help: 'Shared mode: the instance that owns this partner could not be reached and its lease has not expired yet, or ownership is moving. Nothing was applied; retry after `Retry-After` seconds.',
+  },
   internal_error: {
     status: 500,
     title: 'Internal server error',

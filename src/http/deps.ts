@@ -1,9 +1,11 @@
+import type { MiddlewareHandler } from 'hono';
 import { DEFAULT_TIMINGS, type Timings } from '../domain/timings.js';
 import type { Engine } from '../engine/engine.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { Persistence } from '../store/persistence.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDelivery } from '../webhooks/delivery-service.js';
+import type { AppEnv } from './env.js';
 
 /** Server-wide settings that change behaviour (flags and environment). */
 export interface AppConfig {
@@ -42,6 +44,11 @@ export interface AppDeps {
   engine: Engine;
   /** Outgoing webhook delivery (`idle()` lets tests wait for deliveries in flight). */
   webhooks: WebhookDelivery;
+  /**
+   * Shared mode only: runs first on every request and serves it here, or forwards it to the
+   * instance that owns its partner (`src/cluster/`). Absent in a single process.
+   */
+  clusterGate?: MiddlewareHandler<AppEnv>;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {

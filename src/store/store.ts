@@ -195,11 +195,9 @@ export class Store {
    * instance owns the partner now; its rows stay in the database).
    */
   evictPartner(partnerId: string): void {
-    this.untracked(() => {
-      for (const table of this.tables) {
-        table.deleteWhere((row) => ((row as { partner_id?: string }).partner_id ?? row.id) === partnerId);
-      }
-    });
+    for (const table of this.tables) {
+      table.evictWhere((row) => ((row as { partner_id?: string }).partner_id ?? row.id) === partnerId);
+    }
   }
 
   /** Names of the persisted tables, in restore order. */

@@ -15,6 +15,8 @@ export interface WebhookDelivery {
   idle(timeoutMs?: number): Promise<void>;
   /** Closes the outgoing connection pool. */
   close(): Promise<void>;
+  /** Re-schedules a partner's attempts that were in flight when its rows were written (takeover). */
+  resumePartner(partnerId: string): void;
 }
 
 export interface WebhookDeliveryOptions {
@@ -59,11 +61,12 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     if (attempt) dispatcher.dispatch(attempt);
   });
 
-  for (const partner of store.partners.values()) {
-    for (const row of [...store.deliveryIdx.byStatus.rows(`${partner.id}|sending`)]) {
-      resumeInterruptedDelivery(engine.context(partner.id), row.id);
+  const resumePartner = (partnerId: string): void => {
+    for (const row of [...store.deliveryIdx.byStatus.rows(`${partnerId}|sending`)]) {
+      resumeInterruptedDelivery(engine.context(partnerId), row.id);
     }
-  }
+  };
+  for (const partner of store.partners.values()) resumePartner(partner.id);
 
   /** Whether some partner has a job due now that its timer is about to run. */
   const dueJobWaiting = (): boolean => {
@@ -98,6 +101,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     close: async () => {
       await undici?.close();
     },
+    resumePartner,
   };
 }
 

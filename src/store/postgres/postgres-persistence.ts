@@ -21,6 +21,8 @@ export interface WriteGuard {
   confirm(client: pg.ClientBase, partnerIds: string[]): Promise<string[]>;
   /** Told which partners were refused, after the rollback. */
   refused(partnerIds: string[]): void;
+  /** Told that the transaction it confirmed committed; the flush resolves after this does. */
+  committed(): Promise<void>;
 }
 
 /** A flush refused because this instance does not own some partner it wrote to. */
@@ -137,6 +139,7 @@ export class PostgresPersistence implements Persistence {
         await writeTableChanges(client, name, tableChanges);
       }
       await client.query('COMMIT');
+      await this.guard?.committed();
     } catch (error) {
       await client?.query('ROLLBACK').catch(noop);
       if (error instanceof PartnerNotOwnedError) {
