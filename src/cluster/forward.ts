@@ -1,7 +1,9 @@
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent } from 'undici';
 
 /** Set on a request one instance forwards to another, so it is never forwarded twice. */
 export const FORWARDED_HEADER = 'x-credit-sandbox-forwarded-by';
+/** On the answer of an instance that got a forwarded request for a partner it does not own. */
+export const NOT_OWNER_HEADER = 'x-credit-sandbox-not-owner';
 
 // Hop-by-hop headers, and those the client recomputes from the body it sends or receives.
 const DROPPED_REQUEST = new Set([
@@ -40,36 +42,37 @@ export class Forwarder {
    */
   async forward(request: Request, ownerUrl: string): Promise<Response> {
     const source = new URL(request.url);
-    const target = `${ownerUrl.replace(/\/$/, '')}${source.pathname}${source.search}`;
-    const headers: [string, string][] = [];
+    const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
-      if (!DROPPED_REQUEST.has(name)) headers.push([name, value]);
+      if (!DROPPED_REQUEST.has(name)) headers[name] = value;
     });
-    headers.push([FORWARDED_HEADER, this.instanceId]);
+    headers[FORWARDED_HEADER] = this.instanceId;
     const body =
       request.method === 'GET' || request.method === 'HEAD'
         ? undefined
         : Buffer.from(await request.arrayBuffer());
-    let response: Awaited<ReturnType<typeof undiciFetch>>;
+    let answer: Awaited<ReturnType<Agent['request']>>;
     try {
-      response = await undiciFetch(target, {
-        method: request.method,
+      // undici's request API, not fetch: a third of the cost per call on this hot path.
+      answer = await this.agent.request({
+        origin: ownerUrl,
+        path: `${source.pathname}${source.search}`,
+        method: request.method as 'GET',
         headers,
         body,
-        redirect: 'manual',
-        dispatcher: this.agent,
       });
     } catch (error) {
       if (refused(error)) throw new OwnerUnreachableError(ownerUrl);
       throw error;
     }
     const out = new Headers();
-    response.headers.forEach((value, name) => {
-      if (!DROPPED_RESPONSE.has(name)) out.append(name, value);
-    });
-    const payload = await response.arrayBuffer();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value === undefined || DROPPED_RESPONSE.has(name)) continue;
+      for (const v of Array.isArray(value) ? value : [value]) out.append(name, v);
+    }
+    const payload = await answer.body.arrayBuffer();
     return new Response(request.method === 'HEAD' ? null : payload, {
-      status: response.status,
+      status: answer.statusCode,
       headers: out,
     });
   }
@@ -80,6 +83,6 @@ export class Forwarder {
 }
 
 function refused(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  return cause?.code === 'ECONNREFUSED';
+  const code = (error as { code?: string; cause?: { code?: string } }).code;
+  return code === 'ECONNREFUSED' || (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
 }

@@ -3,12 +3,13 @@ import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/node-fast-path.js';
 import type { Cluster } from './cluster.js';
-import { FORWARDED_HEADER, type Forwarder, OwnerUnreachableError } from './forward.js';
+import { FORWARDED_HEADER, type Forwarder, NOT_OWNER_HEADER, OwnerUnreachableError } from './forward.js';
 import type { RequestPartners } from './request-partner.js';
 
 /** How long a request waits for a dead owner's lease to expire before answering 503. */
 const FAILOVER_WAIT_MS = 20_000;
 const RETRY_EVERY_MS = 200;
+const OWNER_CACHE_LIMIT = 10_000;
 
 /**
  * The one door of shared mode into the HTTP app: a request for a partner this instance holds goes
@@ -21,6 +22,10 @@ export function clusterMiddleware(
   partners: RequestPartners,
   forwarder: Forwarder,
 ): MiddlewareHandler<AppEnv> {
+  // Where each partner was last forwarded: forwarding then costs no database query. An entry is
+  // dropped when the owner refuses the connection or answers that it no longer owns the partner.
+  const owners = new Map<string, string>();
+
   const route = async (
     c: Parameters<MiddlewareHandler<AppEnv>>[0],
     next: () => Promise<void>,
@@ -28,21 +33,32 @@ export function clusterMiddleware(
   ) => {
     const deadline = performance.now() + FAILOVER_WAIT_MS;
     for (;;) {
-      const view = await cluster.claim(id);
-      if (view.mine) return next();
+      let ownerUrl = owners.get(id);
+      if (!ownerUrl) {
+        const view = await cluster.claim(id);
+        if (view.mine) return next();
+        ownerUrl = view.ownerUrl;
+        if (owners.size >= OWNER_CACHE_LIMIT) owners.clear();
+        owners.set(id, ownerUrl);
+      }
       if (requestHeader(c, FORWARDED_HEADER)) {
         // Ownership moved while this request travelled: one hop only, never a loop.
-        throw unavailable('ownership of this partner is moving between instances');
+        throw unavailable('ownership of this partner is moving between instances', true);
       }
       try {
-        return await forwarder.forward(c.req.raw, view.ownerUrl);
+        const answer = await forwarder.forward(c.req.raw, ownerUrl);
+        if (!answer.headers.has(NOT_OWNER_HEADER)) return answer;
+        // The owner we remembered gave the partner up; it applied nothing: ask the database again.
+        owners.delete(id);
       } catch (error) {
+        owners.delete(id);
         if (!(error instanceof OwnerUnreachableError)) {
           throw unavailable(`the owning instance failed while answering (${(error as Error).message})`);
         }
         if (performance.now() > deadline) throw unavailable(error.message);
         await delay(RETRY_EVERY_MS);
       }
+      if (performance.now() > deadline) throw unavailable('ownership kept moving');
     }
   };
 
@@ -55,11 +71,13 @@ export function clusterMiddleware(
   };
 }
 
-function unavailable(why: string): ApiError {
+function unavailable(why: string, notOwner = false): ApiError {
+  const headers: Record<string, string> = { 'Retry-After': '1' };
+  if (notOwner) headers[NOT_OWNER_HEADER] = 'true';
   return new ApiError(
     'instance_unavailable',
     `This partner's sandbox instance is not reachable right now: ${why}. Retry in a second; send a POST again with the same Idempotency-Key, so it is applied at most once.`,
-    { headers: { 'Retry-After': '1' } },
+    { headers },
   );
 }
 

@@ -9,7 +9,7 @@ import { type RoundRobinProxy, startProxy } from './support/round-robin-proxy.js
 
 const PARTNERS = 20;
 
-describe('shared mode: three instances on one PostgreSQL behind a round-robin proxy', () => {
+describe.each([3, 2])('shared mode: %i instances on one PostgreSQL behind a round-robin proxy', (size) => {
   let databaseUrl: string;
   let instances: Instance[] = [];
   let proxy: RoundRobinProxy;
@@ -19,15 +19,15 @@ describe('shared mode: three instances on one PostgreSQL behind a round-robin pr
   beforeAll(async () => {
     receiver = await startReceiver();
     // The same journey on one instance alone: what every partner of the fleet must also see.
-    const single = await startInstance(await freshDatabase('reference'));
+    const single = await startInstance(await freshDatabase(`reference${size}`));
     reference = await journey(
       httpSandbox(() => single.url),
       receiver.url,
     );
     await stopInstance(single);
 
-    databaseUrl = await freshDatabase('fleet');
-    instances = await Promise.all([0, 1, 2].map(() => startInstance(databaseUrl)));
+    databaseUrl = await freshDatabase(`fleet${size}`);
+    instances = await Promise.all(Array.from({ length: size }, () => startInstance(databaseUrl)));
     proxy = await startProxy(() => instances.map((i) => i.url));
   });
 
@@ -99,7 +99,7 @@ describe('shared mode: three instances on one PostgreSQL behind a round-robin pr
     const before = await admin.json<{ data: { id: string }[] }>('GET', '/v3/sandbox/events?limit=100');
     expect(before.status).toBe(200);
     await Promise.all(instances.map(stopInstance));
-    instances = await Promise.all([0, 1].map(() => startInstance(databaseUrl)));
+    instances = await Promise.all(Array.from({ length: size }, () => startInstance(databaseUrl)));
     const restarted = httpSandbox(() => proxy.url);
     const after = await restarted.json<{ data: { id: string }[] }>('GET', '/v3/sandbox/events?limit=100');
     expect(after.body).toEqual(before.body);

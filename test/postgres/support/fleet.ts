@@ -11,32 +11,28 @@ export interface Instance {
 
 const TSX = new URL('../../../node_modules/.bin/tsx', import.meta.url).pathname;
 const MAIN = new URL('../../../src/cli/main.ts', import.meta.url).pathname;
+const BUILT = new URL('../../../dist/cli/main.js', import.meta.url).pathname;
+
+export interface InstanceOptions {
+  /** Run the production build (benchmarks) instead of the sources through tsx (tests). */
+  built?: boolean;
+}
 
 /**
- * Starts `credit-sandbox serve --database` as its own process on a free loopback port (so a test
- * can kill -9 it) and resolves once it listens.
+ * Starts `credit-sandbox serve --database` (in memory without a URL) as its own process on a free
+ * loopback port (so a test can kill -9 it) and resolves once it listens.
  */
-export function startInstance(databaseUrl: string, extraArgs: string[] = []): Promise<Instance> {
-  const child = spawn(
-    TSX,
-    [
-      MAIN,
-      'serve',
-      '--port',
-      '0',
-      '--host',
-      '127.0.0.1',
-      '--database',
-      databaseUrl,
-      '--clock',
-      'frozen',
-      ...extraArgs,
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CREDIT_SANDBOX_CLIENT_ID: '', CREDIT_SANDBOX_CLIENT_SECRET: '' },
-    },
-  );
+export function startInstance(
+  databaseUrl: string | undefined,
+  extraArgs: string[] = [],
+  options: InstanceOptions = {},
+): Promise<Instance> {
+  const args = ['serve', '--port', '0', '--host', '127.0.0.1', '--clock', 'frozen', ...extraArgs];
+  if (databaseUrl) args.push('--database', databaseUrl);
+  const child = spawn(options.built ? process.execPath : TSX, [options.built ? BUILT : MAIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DATABASE_URL: '', CREDIT_SANDBOX_CLIENT_ID: '', CREDIT_SANDBOX_CLIENT_SECRET: '' },
+  });
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => output.push(line));
