@@ -66,7 +66,7 @@ async function newDatabase(admin: string, name: string): Promise<string> {
   return `${admin}/${name}`;
 }
 
-const args = ['--rate-limit', '0'];
+const args = ['--rate-limit', '0', '--hosted-safety', 'off'];
 
 async function main(): Promise<void> {
   buildDist();

@@ -29,6 +29,7 @@ export function createDeps(base: BaseDeps): AppDeps {
     persistence: base.persistence,
     onError: (message, error) => base.log.error(message, error),
     timings: base.config.timings,
+    eventsKept: base.config.quotas?.eventsKept,
   });
   for (const module of DOMAIN_MODULES) module.register(engine, base.config);
   const webhooks = createWebhookDelivery({
@@ -37,6 +38,7 @@ export function createDeps(base: BaseDeps): AppDeps {
     persistence: base.persistence,
     realNow: base.realNow,
     timeoutMs: base.config.webhookTimeoutMs,
+    publicOnly: base.config.webhookPublicOnly === true,
     send: base.webhookSender,
     onError: (message, error) => base.log.error(message, error),
   });

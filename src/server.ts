@@ -15,7 +15,7 @@ import {
   limitConnectionsPerClient,
   slowClientServerOptions,
 } from './http/connection-limits.js';
-import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
+import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { FilePersistence, memoryPersistence } from './store/persistence.js';
 import { openDatabase } from './store/postgres/open.js';
@@ -30,6 +30,8 @@ export interface ServeOptions {
   databaseUrl?: string | undefined;
   /** Shared mode: the URL other instances forward requests to (default: the listening address). */
   instanceUrl?: string | undefined;
+  /** Hosted safety (`--hosted-safety`, `--partner-signup`, quotas); all off when absent. */
+  safety?: HostedSafety | undefined;
   /** Shared mode: how long a partner lease lasts without renewal (default 5 s). */
   leaseMs?: number | undefined;
   /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
@@ -83,6 +85,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_CONFIG.webhookTimeoutMs,
     timings: options.timings ?? DEFAULT_CONFIG.timings,
     scenarioDirs: options.scenarioDirs ?? [],
+    webhookPublicOnly: options.safety?.webhookPublicOnly ?? false,
+    partnerSignup: options.safety?.partnerSignup ?? true,
+    quotas: options.safety?.quotas,
   };
   const deps: AppDeps = createDeps({
     store,

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { ApiError } from '../domain/errors.js';
 import { createPartner, partnerClock } from '../domain/partners.js';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
@@ -15,13 +16,19 @@ const create = createRoute({
   request: { body: { required: false, content: { 'application/json': { schema: CreatePartnerBody } } } },
   responses: {
     201: json(NewPartnerSchema, 'The partner and its credential'),
-    ...problemResponses(400, ...COMMON_ERRORS),
+    ...problemResponses(400, 403, ...COMMON_ERRORS),
   },
 });
 
 export function sandboxPartnerRoutes(deps: AppDeps) {
   const app = createRouter();
   app.openapi(create, (c) => {
+    if (deps.config.partnerSignup === false) {
+      throw new ApiError(
+        'partner_signup_disabled',
+        'Creating partners is turned off on this sandbox (--partner-signup off). Use the credential its operator gave you.',
+      );
+    }
     const body = c.req.valid('json') ?? {};
     const { partner, credential, secret } = createPartner(deps, {
       name: body.name ?? 'sandbox partner',

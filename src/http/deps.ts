@@ -13,6 +13,15 @@ export interface AppConfig {
   publicUrl: string;
   /** Hosts besides loopback that webhook endpoints may reach over plain http. */
   webhookHttpHosts: string[];
+  /**
+   * Hosted safety (on in shared mode and with --hosted): webhook urls must be https and reach
+   * public addresses only, checked at registration and again at each connection.
+   */
+  webhookPublicOnly?: boolean;
+  /** Whether `POST /v3/sandbox/partners` creates partners (`--partner-signup`, on by default). */
+  partnerSignup?: boolean;
+  /** Hosted safety: per-partner limits (requests per second are `rateLimit`). Absent: none. */
+  quotas?: PartnerQuotas | undefined;
   /** Requests per second per partner; 0 disables rate limiting. */
   rateLimit: number;
   /** How new partners' clocks start. */
@@ -23,6 +32,20 @@ export interface AppConfig {
   timings: Timings;
   /** Directories of a team's own scenario files, served beside the shipped ones (`--scenarios`). */
   scenarioDirs?: string[];
+}
+
+export interface PartnerQuotas {
+  /** Customers one partner may hold; creating more answers 422 `quota_exceeded`. */
+  customers: number;
+  /** Events kept per partner; the oldest are dropped beyond it. */
+  eventsKept: number;
+}
+
+/** What hosted safety turns on (`--hosted-safety`, `--partner-signup`, `--quota-*`). */
+export interface HostedSafety {
+  webhookPublicOnly: boolean;
+  partnerSignup: boolean;
+  quotas: PartnerQuotas | undefined;
 }
 
 export interface Logger {

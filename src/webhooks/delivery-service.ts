@@ -25,6 +25,8 @@ export interface WebhookDeliveryOptions {
   persistence: Persistence;
   realNow: () => number;
   timeoutMs: number;
+  /** Hosted safety: connect only to public addresses (see public-address.ts). */
+  publicOnly?: boolean | undefined;
   /** Defaults to undici; tests and benchmarks may inject their own. */
   send?: WebhookSender | undefined;
   concurrency?: number | undefined;
@@ -39,7 +41,7 @@ export interface WebhookDeliveryOptions {
  */
 export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {
   const { engine, store, persistence, onError } = options;
-  const undici = options.send ? undefined : createUndiciSender();
+  const undici = options.send ? undefined : createUndiciSender({ publicOnly: options.publicOnly === true });
   const send = options.send ?? (undici as { send: WebhookSender }).send;
 
   const dispatcher = new WebhookDispatcher({

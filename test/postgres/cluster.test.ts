@@ -8,6 +8,8 @@ import { eventually, type JourneyResult, journey, newPartner } from './support/j
 import { type RoundRobinProxy, startProxy } from './support/round-robin-proxy.js';
 
 const PARTNERS = 20;
+/** A team's internal sandbox: its webhook receiver is on loopback, so hosted safety is off. */
+const INTERNAL = ['--hosted-safety', 'off'];
 
 describe.each([3, 2])('shared mode: %i instances on one PostgreSQL behind a round-robin proxy', (size) => {
   let databaseUrl: string;
@@ -19,7 +21,7 @@ describe.each([3, 2])('shared mode: %i instances on one PostgreSQL behind a roun
   beforeAll(async () => {
     receiver = await startReceiver();
     // The same journey on one instance alone: what every partner of the fleet must also see.
-    const single = await startInstance(await freshDatabase(`reference${size}`));
+    const single = await startInstance(await freshDatabase(`reference${size}`), INTERNAL);
     reference = await journey(
       httpSandbox(() => single.url),
       receiver.url,
@@ -27,7 +29,7 @@ describe.each([3, 2])('shared mode: %i instances on one PostgreSQL behind a roun
     await stopInstance(single);
 
     databaseUrl = await freshDatabase(`fleet${size}`);
-    instances = await Promise.all(Array.from({ length: size }, () => startInstance(databaseUrl)));
+    instances = await Promise.all(Array.from({ length: size }, () => startInstance(databaseUrl, INTERNAL)));
     proxy = await startProxy(() => instances.map((i) => i.url));
   });
 
@@ -99,7 +101,7 @@ describe.each([3, 2])('shared mode: %i instances on one PostgreSQL behind a roun
     const before = await admin.json<{ data: { id: string }[] }>('GET', '/v3/sandbox/events?limit=100');
     expect(before.status).toBe(200);
     await Promise.all(instances.map(stopInstance));
-    instances = await Promise.all(Array.from({ length: size }, () => startInstance(databaseUrl)));
+    instances = await Promise.all(Array.from({ length: size }, () => startInstance(databaseUrl, INTERNAL)));
     const restarted = httpSandbox(() => proxy.url);
     const after = await restarted.json<{ data: { id: string }[] }>('GET', '/v3/sandbox/events?limit=100');
     expect(after.body).toEqual(before.body);
