@@ -183,6 +183,10 @@ export class Cluster implements WriteGuard {
     for (const [id, since] of this.owned) {
       if (since < started && !held.has(id)) this.evict(id, 'its lease was taken by another instance');
     }
+    // A lease held without the partner in memory (its load failed): give it back, so the sweep
+    // of some instance loads it and its jobs run.
+    const stray = [...held].filter((id) => !this.owned.has(id) && !this.claiming.has(id));
+    if (stray.length > 0) await this.leases.release(stray);
   }
 
   private evict(partnerId: string, why: string): void {

@@ -32,7 +32,8 @@ export class OwnerUnreachableError extends Error {
 
 /** Forwards requests to the instance that owns their partner, over kept-alive connections. */
 export class Forwarder {
-  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+  // 16 kept-alive connections per owner: under --hosted's per-client cap (32) on the owner.
+  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
 
   constructor(private readonly instanceId: string) {}
 
