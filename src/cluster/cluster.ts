@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { ApiError } from '../domain/errors.js';
 import type { Engine } from '../engine/engine.js';
 import type { Logger } from '../http/deps.js';
 import type { PostgresPersistence, WriteGuard } from '../store/postgres/postgres-persistence.js';
@@ -129,8 +130,13 @@ export class Cluster implements WriteGuard {
       .catch((error: unknown) => this.options.log.error('lease hand-off failed', error));
   }
 
-  refused(partnerIds: string[]): void {
+  refused(partnerIds: string[]): Error {
     for (const id of partnerIds) this.evict(id, 'its lease is held by another instance');
+    return new ApiError(
+      'instance_unavailable',
+      `Another sandbox instance took over partner ${partnerIds.join(', ')} while this request ran; nothing was written. Retry (a POST with the same Idempotency-Key): it goes to the new owner.`,
+      { headers: { 'Retry-After': '1' } },
+    );
   }
 
   /** Starts renewing leases and sweeping for orphaned partners. */

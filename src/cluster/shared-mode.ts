@@ -1,6 +1,7 @@
 import { DEFAULT_PARTNER_ID, type DefaultCredential, ensureDefaultPartner } from '../default-partner.js';
+import { ApiError } from '../domain/errors.js';
 import type { AppDeps } from '../http/deps.js';
-import { PartnerNotOwnedError, type PostgresPersistence } from '../store/postgres/postgres-persistence.js';
+import type { PostgresPersistence } from '../store/postgres/postgres-persistence.js';
 import { Cluster } from './cluster.js';
 import { Forwarder } from './forward.js';
 import { clusterMiddleware } from './middleware.js';
@@ -38,7 +39,7 @@ export function sharedMode(deps: AppDeps, persistence: PostgresPersistence, leas
           await deps.persistence.flush();
         } catch (error) {
           // Another instance starting at the same moment created the default partner first.
-          if (!(error instanceof PartnerNotOwnedError)) throw error;
+          if (!(error instanceof ApiError && error.code === 'instance_unavailable')) throw error;
         }
       }
       void cluster.tick();

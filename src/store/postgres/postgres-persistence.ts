@@ -19,8 +19,11 @@ import {
  */
 export interface WriteGuard {
   confirm(client: pg.ClientBase, partnerIds: string[]): Promise<string[]>;
-  /** Told which partners were refused, after the rollback. */
-  refused(partnerIds: string[]): void;
+  /**
+   * Told which partners were refused, after the rollback; returns the error the waiting
+   * requests get (the guard knows how to say it to a client).
+   */
+  refused(partnerIds: string[]): Error;
   /** Told that the transaction it confirmed committed; the flush resolves after this does. */
   committed(): Promise<void>;
 }
@@ -146,10 +149,9 @@ export class PostgresPersistence implements Persistence {
         // Those partners' rows belong to their new owner now; the rest is retried next flush.
         const lost = new Set(error.partnerIds);
         this.unwritten = withoutPartners(changes, lost);
-        this.guard?.refused(error.partnerIds);
-      } else {
-        this.unwritten = changes;
+        throw this.guard?.refused(error.partnerIds) ?? error;
       }
+      this.unwritten = changes;
       throw error;
     } finally {
       client?.release();
