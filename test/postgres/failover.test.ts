@@ -3,10 +3,12 @@ import { generateCpf } from '../../src/finance/cpf.js';
 import { eventsOf } from '../support/credit.js';
 import { fixture } from '../support/customers.js';
 import type { TestSandbox } from '../support/sandbox.js';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
+import { createEndpoint } from '../support/webhooks.js';
 import { freshDatabase, query } from './support/database.js';
 import { type Instance, killInstance, startInstance, stopInstance } from './support/fleet.js';
 import { httpSandbox } from './support/http-sandbox.js';
-import { newPartner } from './support/journey.js';
+import { eventually, newPartner } from './support/journey.js';
 import { type RoundRobinProxy, startProxy } from './support/round-robin-proxy.js';
 
 const PARTNERS = 12;
@@ -43,23 +45,30 @@ describe('shared mode: kill -9 of an instance in the middle of the load', () => 
   let databaseUrl: string;
   let instances: Instance[] = [];
   let proxy: RoundRobinProxy;
+  let receiver: Receiver;
 
   beforeAll(async () => {
     databaseUrl = await freshDatabase('failover');
-    instances = await Promise.all([0, 1, 2].map(() => startInstance(databaseUrl)));
+    receiver = await startReceiver();
+    // Hosted safety off: the test's webhook receiver is on loopback.
+    instances = await Promise.all(
+      [0, 1, 2].map(() => startInstance(databaseUrl, ['--hosted-safety', 'off'])),
+    );
     proxy = await startProxy(() => instances.map((i) => i.url));
   });
 
   afterAll(async () => {
     await Promise.all(instances.map(stopInstance));
     await proxy?.close();
+    await receiver?.close();
   });
 
-  it('moves its partners to survivors within 15 s and loses no acknowledged write', async () => {
+  it('moves its partners to survivors within 15 s, loses no acknowledged write, delivers every event', async () => {
     const admin = httpSandbox(() => proxy.url);
     const loads: PartnerLoad[] = [];
     for (let n = 0; n < PARTNERS; n++) {
       const api = await newPartner(admin, () => proxy.url, `load${n}`);
+      await createEndpoint(api, { url: receiver.url });
       loads.push({ api, token: await api.token(), acknowledged: [] });
     }
     let killedAt = 0;
@@ -139,6 +148,18 @@ describe('shared mode: kill -9 of an instance in the middle of the load', () => 
       // Upload, then review: one kyc_updated each; a review run twice would show a third.
       for (const id of load.acknowledged) expect(perCustomer.get(id)).toBe(2);
     }
+    // Every event was delivered at least once, those of the dead instance's partners included
+    // (deliveries pending or in flight there were resumed by the new owner).
+    const expected = new Set<string>();
+    for (const load of loads) for (const e of await eventsOf(load.api)) expected.add(e.id);
+    await eventually(
+      () => {
+        const seen = new Set(receiver.received.map((w) => w.headers['webhook-id']));
+        return [...expected].every((id) => seen.has(id));
+      },
+      30_000,
+      'every event to be delivered',
+    );
     const leftover = await query<{ n: string }>(
       databaseUrl,
       "SELECT count(*) AS n FROM jobs WHERE record->>'kind' = 'customer.document_review'",
