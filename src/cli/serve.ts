@@ -102,6 +102,16 @@ export function registerServe(program: Command): void {
       fail((error as Error).message);
     }
     if (opts.data && opts.database) fail('--data and --database exclude each other: pick one store');
+    if (opts.instanceUrl && !/^https?:\/\/[^/]+/.test(opts.instanceUrl)) {
+      fail(
+        `--instance-url must be an absolute http(s) URL other instances can reach, got "${opts.instanceUrl}"`,
+      );
+    }
+    if (opts.database && !opts.instanceUrl && (opts.host === '0.0.0.0' || opts.host === '::')) {
+      console.warn(
+        'credit-sandbox: --database without --instance-url: other instances will forward to http://localhost:<port>, which only works on this machine. Set --instance-url to the address they reach this instance at.',
+      );
+    }
     if (opts.clock !== 'running' && opts.clock !== 'frozen')
       fail(`--clock must be running or frozen, got "${opts.clock}"`);
     let credential: ReturnType<typeof defaultCredentialFromEnv>;
