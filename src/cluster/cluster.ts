@@ -97,8 +97,11 @@ export class Cluster implements WriteGuard {
     return { mine: true };
   }
 
-  async confirm(client: pg.ClientBase, partnerIds: string[]): Promise<string[]> {
-    const held = await this.leases.confirm(client, partnerIds, this.url);
+  lease(): { owner: string; url: string; ttlMs: number } {
+    return { owner: this.instanceId, url: this.url, ttlMs: this.leaseMs };
+  }
+
+  confirmed(held: Set<string>, partnerIds: string[]): string[] {
     const now = performance.now();
     const refused: string[] = [];
     this.created = [];

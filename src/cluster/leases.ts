@@ -50,27 +50,6 @@ export class LeaseTable {
     return new Set(result.rows.map((r) => r.partner_id));
   }
 
-  /**
-   * Inside a flush transaction: renews the leases of the partners about to be written and takes
-   * the lease of partners that have none (created here, in this flush). Returns the partners
-   * this instance holds; the row locks taken make a concurrent takeover wait for the commit.
-   */
-  async confirm(client: pg.ClientBase, partnerIds: string[], url: string): Promise<Set<string>> {
-    const result = await client.query<{ partner_id: string }>(
-      `WITH renewed AS (
-         UPDATE partner_leases SET expires_at = now() + $3 * interval '1 millisecond'
-         WHERE owner = $1 AND partner_id = ANY($2::text[]) RETURNING partner_id
-       ), created AS (
-         INSERT INTO partner_leases (partner_id, owner, owner_url, expires_at)
-         SELECT p, $1, $4, now() + $3 * interval '1 millisecond' FROM unnest($2::text[]) AS p
-         ON CONFLICT (partner_id) DO NOTHING RETURNING partner_id
-       )
-       SELECT partner_id FROM renewed UNION SELECT partner_id FROM created`,
-      [this.instanceId, partnerIds, this.ttlMs, url],
-    );
-    return new Set(result.rows.map((r) => r.partner_id));
-  }
-
   /** Partners whose owner is gone (lease expired or released), for the background sweep. */
   async orphans(limit: number): Promise<string[]> {
     const result = await this.pool.query<{ id: string }>(

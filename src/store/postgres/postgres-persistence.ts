@@ -3,22 +3,18 @@ import type pg from 'pg';
 import { type ChangeSet, isEmptyChangeSet } from '../change-set.js';
 import type { Persistence } from '../persistence.js';
 import type { Store } from '../store.js';
-import {
-  existingTables,
-  mergeChangeSets,
-  readTableRows,
-  rowPartner,
-  type StoredRow,
-  writeTableChanges,
-} from './rows.js';
+import { type FlushOutcome, flushStatement } from './flush-statement.js';
+import { existingTables, mergeChangeSets, readTableRows, rowPartner, type StoredRow } from './rows.js';
 
 /**
- * Shared mode's say in each write: runs inside the flush transaction before any row is written,
- * given the partners whose rows change; returns those this instance may not write (it lost or
- * never held their lease). Any such partner aborts the whole transaction.
+ * Shared mode's say in each write. Each flush statement checks the leases of the partners whose
+ * rows it writes (see flush-statement.ts) and writes nothing if any is not held by this instance.
  */
 export interface WriteGuard {
-  confirm(client: pg.ClientBase, partnerIds: string[]): Promise<string[]>;
+  /** Who writes: this instance's id and URL, and the lease length a write renews to. */
+  lease(): { owner: string; url: string; ttlMs: number };
+  /** Told which written partners this instance holds; returns those it does not. */
+  confirmed(held: Set<string>, partnerIds: string[]): string[];
   /**
    * Told which partners were refused, after the rollback; returns the error the waiting
    * requests get (the guard knows how to say it to a client).
@@ -130,32 +126,25 @@ export class PostgresPersistence implements Persistence {
     const changes = this.unwritten ? mergeChangeSets(this.unwritten, taken) : taken;
     this.unwritten = null;
     if (isEmptyChangeSet(changes)) return;
-    let client: pg.PoolClient | undefined;
+    const partnerIds = partnersOf(changes);
+    const lease = this.guard ? { ...this.guard.lease(), partnerIds } : undefined;
+    let outcome: FlushOutcome | undefined;
     try {
-      client = await this.pool.connect();
-      await client.query('BEGIN');
-      if (this.guard) {
-        const refused = await this.guard.confirm(client, partnersOf(changes));
-        if (refused.length > 0) throw new PartnerNotOwnedError(refused);
-      }
-      for (const [name, tableChanges] of Object.entries(changes.tables)) {
-        await writeTableChanges(client, name, tableChanges);
-      }
-      await client.query('COMMIT');
-      await this.guard?.committed();
+      outcome = (await this.pool.query<FlushOutcome>(flushStatement(changes, lease))).rows[0];
     } catch (error) {
-      await client?.query('ROLLBACK').catch(noop);
-      if (error instanceof PartnerNotOwnedError) {
-        // Those partners' rows belong to their new owner now; the rest is retried next flush.
-        const lost = new Set(error.partnerIds);
-        this.unwritten = withoutPartners(changes, lost);
-        throw this.guard?.refused(error.partnerIds) ?? error;
-      }
       this.unwritten = changes;
       throw error;
-    } finally {
-      client?.release();
     }
+    if (!outcome) throw new Error('the flush statement answered no row');
+    const refused = this.guard ? this.guard.confirmed(new Set(outcome.held), partnerIds) : [];
+    if (!outcome.ok || refused.length > 0) {
+      // Nothing was written. Those partners' rows belong to their new owner now; the rest is
+      // retried with the next flush.
+      this.unwritten = withoutPartners(changes, new Set(refused));
+      const error = new PartnerNotOwnedError(refused);
+      throw this.guard?.refused(refused) ?? error;
+    }
+    await this.guard?.committed();
   }
 }
 

@@ -15,29 +15,6 @@ function ident(name: string): string {
   return `"${name}"`;
 }
 
-/**
- * Writes one table's changes with two statements whatever their size: the deletes by primary key,
- * then every upsert from one jsonb array parameter (the row's own `partner_id`, or its id for a
- * partner row).
- */
-export async function writeTableChanges(
-  client: pg.ClientBase,
-  table: string,
-  changes: TableChanges,
-): Promise<void> {
-  if (changes.deletes.length > 0) {
-    await client.query(`DELETE FROM ${ident(table)} WHERE id = ANY($1::text[])`, [changes.deletes]);
-  }
-  if (changes.upserts.length > 0) {
-    await client.query(
-      `INSERT INTO ${ident(table)} (id, partner_id, record)
-       SELECT r->>'id', coalesce(r->>'partner_id', r->>'id'), r FROM jsonb_array_elements($1::jsonb) AS r
-       ON CONFLICT (id) DO UPDATE SET partner_id = EXCLUDED.partner_id, record = EXCLUDED.record`,
-      [JSON.stringify(changes.upserts)],
-    );
-  }
-}
-
 /** Reads a table's records: all of them, or only those of the given partners. */
 export async function readTableRows(
   client: pg.ClientBase | pg.Pool,
