@@ -9,7 +9,7 @@ import { type Instance, killInstance, startInstance, stopInstance } from '../tes
 import { buildDist, formatNumber, load } from './support.js';
 
 const GET_TARGET = 0.8;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const ROUND_SECONDS = 4;
 const WRITES = 300;
 const TAKEOVER_CUSTOMERS = 10_000;

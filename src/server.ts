@@ -17,7 +17,7 @@ import {
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
-import { FilePersistence, memoryPersistence } from './store/persistence.js';
+import { openPersistence } from './store/open-persistence.js';
 import { openDatabase } from './store/postgres/open.js';
 import { Store } from './store/store.js';
 
@@ -26,6 +26,8 @@ export interface ServeOptions {
   host: string;
   /** JSON file to persist to; in-memory when absent. */
   dataFile?: string | undefined;
+  /** With `dataFile`: compact the journal once it holds this many bytes (default 16 MiB). */
+  journalLimitBytes?: number | undefined;
   /** PostgreSQL connection URL (shared mode); takes the place of `dataFile`. */
   databaseUrl?: string | undefined;
   /** Shared mode: the URL other instances forward requests to (default: the listening address). */
@@ -67,16 +69,21 @@ export interface RunningServer {
 
 export const consoleLogger: Logger = {
   info: (message) => console.log(message),
-  error: (message, error) => console.error(message, error),
+  error: (message, error) => (error === undefined ? console.error(message) : console.error(message, error)),
 };
 
 /** Builds the real dependencies, restores `--data`, and serves the app on a port. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const store = new Store(randomBytes(32).toString('base64url'));
-  const file = options.dataFile ? new FilePersistence(options.dataFile, store) : undefined;
-  if (file) await file.load();
-  const database = options.databaseUrl ? await openDatabase(options.databaseUrl, store) : undefined;
   const log = options.log ?? consoleLogger;
+  const database = options.databaseUrl ? await openDatabase(options.databaseUrl, store) : undefined;
+  const persistence =
+    database ??
+    (await openPersistence(store, {
+      dataFile: options.dataFile,
+      journalLimitBytes: options.journalLimitBytes,
+      log,
+    }));
   const config: AppConfig = {
     publicUrl: '',
     webhookHttpHosts: options.webhookHttpHosts,
@@ -91,7 +98,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const deps: AppDeps = createDeps({
     store,
-    persistence: database ?? file ?? memoryPersistence,
+    persistence,
     ids: randomIds,
     randomBytes: cryptoRandomBytes,
     realNow: () => Date.now(),
@@ -148,9 +155,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),
       );
-      await deps.persistence.flush().catch((error: unknown) => log.error('last flush failed', error));
-      await shared?.close();
-      await database?.close();
+      if (shared) {
+        // The last writes first, then the leases given back, then the connections closed.
+        await deps.persistence.flush().catch((error: unknown) => log.error('last flush failed', error));
+        await shared.close();
+      }
+      await deps.persistence.close();
     },
   };
 }

@@ -19,7 +19,12 @@ export function registerServe(program: Command): void {
     .option('-p, --port <port>', 'port to listen on (env PORT)', process.env.PORT ?? '8080')
     .option('--host <host>', 'interface to bind (env HOST)', process.env.HOST ?? '127.0.0.1')
     .option('--clock <mode>', 'how partner clocks start: running | frozen', 'running')
-    .option('--data <file>', 'persist to this JSON file (default: in memory)')
+    .option('--data <file>', 'persist to this JSON file and its FILE.journal (default: in memory)')
+    .option(
+      '--journal-limit <size>',
+      "with --data: compact the journal into the snapshot once it exceeds this size (and the snapshot's), e.g. 64kb, 16mb",
+      '16mb',
+    )
     .option(
       '--database <url>',
       'shared mode: PostgreSQL connection URL, the store of record (env DATABASE_URL)',
@@ -76,6 +81,9 @@ export function registerServe(program: Command): void {
       fail(`--port must be 0..65535, got "${opts.port}"`);
     if (!Number.isFinite(rateLimit) || rateLimit < 0)
       fail(`--rate-limit must be a number >= 0, got "${opts.rateLimit}"`);
+    const journalLimitBytes = parseSize(opts.journalLimit ?? '');
+    if (journalLimitBytes === null || journalLimitBytes < 1)
+      fail(`--journal-limit must be a size such as 65536, 64kb or 16mb, got "${opts.journalLimit}"`);
     const webhookTimeoutMs = Number(opts.webhookTimeout);
     if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) {
       fail(`--webhook-timeout must be a positive integer of milliseconds, got "${opts.webhookTimeout}"`);
@@ -131,6 +139,7 @@ export function registerServe(program: Command): void {
         port,
         host: opts.host ?? '127.0.0.1',
         dataFile: opts.data,
+        journalLimitBytes,
         databaseUrl: opts.database,
         instanceUrl: opts.instanceUrl,
         publicUrl: opts.publicUrl,
@@ -192,6 +201,14 @@ function redactUrl(url: string): string {
   } catch {
     return '(unparsable URL)';
   }
+}
+
+/** `65536`, `64kb`, `16mb`, `1gb` (powers of 1024) in bytes; null when unreadable. */
+function parseSize(text: string): number | null {
+  const match = /^(\d+)\s*(k|m|g)?b?$/i.exec(text.trim());
+  if (!match) return null;
+  const unit = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(match[2] ?? '').toLowerCase()] ?? 1;
+  return Number(match[1]) * unit;
 }
 
 function positiveInteger(value: string | undefined, flag: string): number {
