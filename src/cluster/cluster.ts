@@ -57,11 +57,6 @@ export class Cluster implements WriteGuard {
     return this.owned.has(partnerId);
   }
 
-  /** How many partners this instance holds. */
-  get ownedCount(): number {
-    return this.owned.size;
-  }
-
   /**
    * Makes sure the partner is served here if it can be: already held, or its lease is free and
    * taken now (rows loaded before this resolves). Otherwise names the live owner.
