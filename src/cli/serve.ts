@@ -72,124 +72,127 @@ export function registerServe(program: Command): void {
       '--max-connections-per-client <n>',
       'with --hosted, open connections one client address may hold',
       String(DEFAULT_MAX_CONNECTIONS_PER_CLIENT),
-    );
-  hostedSafetyOptions(serve);
-  serve.action(async (opts: Record<string, string | undefined>) => {
-    const port = Number(opts.port);
-    const rateLimit = Number(opts.rateLimit);
-    if (!Number.isInteger(port) || port < 0 || port > 65535)
-      fail(`--port must be 0..65535, got "${opts.port}"`);
-    if (!Number.isFinite(rateLimit) || rateLimit < 0)
-      fail(`--rate-limit must be a number >= 0, got "${opts.rateLimit}"`);
-    const journalLimitBytes = parseSize(opts.journalLimit ?? '');
-    if (journalLimitBytes === null || journalLimitBytes < 1)
-      fail(`--journal-limit must be a size such as 65536, 64kb or 16mb, got "${opts.journalLimit}"`);
-    const webhookTimeoutMs = Number(opts.webhookTimeout);
-    if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) {
-      fail(`--webhook-timeout must be a positive integer of milliseconds, got "${opts.webhookTimeout}"`);
-    }
-    const headersTimeoutMs = positiveInteger(opts.headersTimeout, '--headers-timeout');
-    const requestTimeoutMs = positiveInteger(opts.requestTimeout, '--request-timeout');
-    if (headersTimeoutMs > requestTimeoutMs) {
-      fail(`--headers-timeout (${headersTimeoutMs}) must not exceed --request-timeout (${requestTimeoutMs})`);
-    }
-    const maxConnectionsPerClient = positiveInteger(
-      opts.maxConnectionsPerClient,
-      '--max-connections-per-client',
-    );
-    let safety: HostedSafety;
-    try {
-      safety = readHostedSafety(opts);
-    } catch (error) {
-      fail((error as Error).message);
-    }
-    let timings: Timings;
-    try {
-      timings = parseTimings(opts.timings ?? '');
-    } catch (error) {
-      fail((error as Error).message);
-    }
-    if (opts.data && opts.database) fail('--data and --database exclude each other: pick one store');
-    if (opts.instanceUrl && !/^https?:\/\/[^/]+/.test(opts.instanceUrl)) {
-      fail(
-        `--instance-url must be an absolute http(s) URL other instances can reach, got "${opts.instanceUrl}"`,
-      );
-    }
-    if (opts.database && !opts.instanceUrl && (opts.host === '0.0.0.0' || opts.host === '::')) {
-      console.warn(
-        'credit-sandbox: --database without --instance-url: other instances will forward to http://localhost:<port>, which only works on this machine. Set --instance-url to the address they reach this instance at.',
-      );
-    }
-    if (opts.clock !== 'running' && opts.clock !== 'frozen')
-      fail(`--clock must be running or frozen, got "${opts.clock}"`);
-    let credential: ReturnType<typeof defaultCredentialFromEnv>;
-    try {
-      credential = defaultCredentialFromEnv(process.env);
-    } catch (error) {
-      fail((error as Error).message);
-    }
-    // Loaded here so the other commands (HTTP clients of a running sandbox) start fast.
-    const { startServer } = await import('../server.js');
-    let server: Awaited<ReturnType<typeof startServer>>;
-    try {
-      // A broken scenario file stops the start, not the first run.
-      const { scenarioCatalog } = await import('../engine/scenarios/catalog.js');
-      scenarioCatalog(splitList(opts.scenarios));
-      server = await startServer({
-        port,
-        host: opts.host ?? '127.0.0.1',
-        dataFile: opts.data,
-        journalLimitBytes,
-        databaseUrl: opts.database,
-        instanceUrl: opts.instanceUrl,
-        publicUrl: opts.publicUrl,
-        clockMode: opts.clock,
-        webhookHttpHosts: (opts.webhookHttpHosts ?? '')
-          .split(',')
-          .map((h) => h.trim())
-          .filter(Boolean),
-        rateLimit,
-        headersTimeoutMs,
-        requestTimeoutMs,
-        // A boolean flag: commander stores `true` when it is given.
-        hosted: (opts as Record<string, unknown>).hosted === true,
-        maxConnectionsPerClient,
-        safety,
-        webhookTimeoutMs,
-        timings,
-        credential,
-        scenarioDirs: splitList(opts.scenarios),
-      });
-    } catch (error) {
-      // A broken scenario file stops the start with the file, step and problem named.
-      if ((error as Error).name === 'ScenarioFileError') {
-        fail(`invalid scenario files:\n${(error as Error).message}`);
+    )
+    .action(async (opts: Record<string, string | undefined>) => {
+      const port = Number(opts.port);
+      const rateLimit = Number(opts.rateLimit);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        fail(`--port must be 0..65535, got "${opts.port}"`);
+      if (!Number.isFinite(rateLimit) || rateLimit < 0)
+        fail(`--rate-limit must be a number >= 0, got "${opts.rateLimit}"`);
+      const journalLimitBytes = parseSize(opts.journalLimit ?? '');
+      if (journalLimitBytes === null || journalLimitBytes < 1)
+        fail(`--journal-limit must be a size such as 65536, 64kb or 16mb, got "${opts.journalLimit}"`);
+      const webhookTimeoutMs = Number(opts.webhookTimeout);
+      if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) {
+        fail(`--webhook-timeout must be a positive integer of milliseconds, got "${opts.webhookTimeout}"`);
       }
-      throw error;
-    }
-    const publicUrl = server.deps.config.publicUrl;
-    console.log(`credit-sandbox listening on ${server.url}`);
-    console.log(`  API       ${publicUrl}/v3`);
-    console.log(`  docs      ${publicUrl}/docs   (OpenAPI: ${publicUrl}/v3/openapi.json)`);
-    console.log(
-      `  storage   ${opts.database ? `PostgreSQL ${redactUrl(opts.database)}` : opts.data ? opts.data : 'in memory'}; clock ${opts.clock}; rate limit ${rateLimit || 'off'}`,
-    );
-    if (server.shared) {
-      console.log(`  instance  ${server.shared.cluster.instanceId} at ${server.shared.cluster.url}`);
-    }
-    console.log(
-      `  hosted safety ${safety.webhookPublicOnly ? `on (public https webhooks; quotas ${safety.quotas?.customers} customers, ${safety.quotas?.eventsKept} events)` : 'off'}; partner sign-up ${safety.partnerSignup ? 'on' : 'off'}`,
-    );
-    console.log(`  default partner ${DEFAULT_PARTNER_ID}`);
-    console.log(`    client_id      ${credential.clientId}`);
-    console.log(`    client_secret  ${credential.clientSecret}`);
-    const stop = async () => {
-      await server.close();
-      process.exit(0);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+      const headersTimeoutMs = positiveInteger(opts.headersTimeout, '--headers-timeout');
+      const requestTimeoutMs = positiveInteger(opts.requestTimeout, '--request-timeout');
+      if (headersTimeoutMs > requestTimeoutMs) {
+        fail(
+          `--headers-timeout (${headersTimeoutMs}) must not exceed --request-timeout (${requestTimeoutMs})`,
+        );
+      }
+      const maxConnectionsPerClient = positiveInteger(
+        opts.maxConnectionsPerClient,
+        '--max-connections-per-client',
+      );
+      let safety: HostedSafety;
+      try {
+        safety = readHostedSafety(opts);
+      } catch (error) {
+        fail((error as Error).message);
+      }
+      let timings: Timings;
+      try {
+        timings = parseTimings(opts.timings ?? '');
+      } catch (error) {
+        fail((error as Error).message);
+      }
+      if (opts.data && opts.database) fail('--data and --database exclude each other: pick one store');
+      if (opts.instanceUrl && !/^https?:\/\/[^/]+/.test(opts.instanceUrl)) {
+        fail(
+          `--instance-url must be an absolute http(s) URL other instances can reach, got "${opts.instanceUrl}"`,
+        );
+      }
+      if (opts.database && !opts.instanceUrl && (opts.host === '0.0.0.0' || opts.host === '::')) {
+        console.warn(
+          'credit-sandbox: --database without --instance-url: other instances will forward to http://localhost:<port>, which only works on this machine. Set --instance-url to the address they reach this instance at.',
+        );
+      }
+      if (opts.clock !== 'running' && opts.clock !== 'frozen')
+        fail(`--clock must be running or frozen, got "${opts.clock}"`);
+      let credential: ReturnType<typeof defaultCredentialFromEnv>;
+      try {
+        credential = defaultCredentialFromEnv(process.env);
+      } catch (error) {
+        fail((error as Error).message);
+      }
+      // Loaded here so the other commands (HTTP clients of a running sandbox) start fast.
+      const { startServer } = await import('../server.js');
+      let server: Awaited<ReturnType<typeof startServer>>;
+      try {
+        // A broken scenario file stops the start, not the first run.
+        const { scenarioCatalog } = await import('../engine/scenarios/catalog.js');
+        scenarioCatalog(splitList(opts.scenarios));
+        server = await startServer({
+          port,
+          host: opts.host ?? '127.0.0.1',
+          dataFile: opts.data,
+          journalLimitBytes,
+          databaseUrl: opts.database,
+          instanceUrl: opts.instanceUrl,
+          publicUrl: opts.publicUrl,
+          clockMode: opts.clock,
+          webhookHttpHosts: (opts.webhookHttpHosts ?? '')
+            .split(',')
+            .map((h) => h.trim())
+            .filter(Boolean),
+          rateLimit,
+          headersTimeoutMs,
+          requestTimeoutMs,
+          // A boolean flag: commander stores `true` when it is given.
+          hosted: (opts as Record<string, unknown>).hosted === true,
+          maxConnectionsPerClient,
+          safety,
+          webhookTimeoutMs,
+          timings,
+          credential,
+          scenarioDirs: splitList(opts.scenarios),
+        });
+      } catch (error) {
+        // A broken scenario file stops the start with the file, step and problem named.
+        if ((error as Error).name === 'ScenarioFileError') {
+          fail(`invalid scenario files:\n${(error as Error).message}`);
+        }
+        throw error;
+      }
+      const publicUrl = server.deps.config.publicUrl;
+      console.log(`credit-sandbox listening on ${server.url}`);
+      console.log(`  API       ${publicUrl}/v3`);
+      console.log(`  docs      ${publicUrl}/docs   (OpenAPI: ${publicUrl}/v3/openapi.json)`);
+      console.log(
+        `  storage   ${opts.database ? `PostgreSQL ${redactUrl(opts.database)}` : opts.data ? opts.data : 'in memory'}; clock ${opts.clock}; rate limit ${rateLimit || 'off'}`,
+      );
+      if (server.shared) {
+        console.log(`  instance  ${server.shared.cluster.instanceId} at ${server.shared.cluster.url}`);
+      }
+      console.log(
+        `  hosted safety ${safety.webhookPublicOnly ? `on (public https webhooks; quotas ${safety.quotas?.customers} customers, ${safety.quotas?.eventsKept} events)` : 'off'}; partner sign-up ${safety.partnerSignup ? 'on' : 'off'}`,
+      );
+      console.log(`  default partner ${DEFAULT_PARTNER_ID}`);
+      console.log(`    client_id      ${credential.clientId}`);
+      console.log(`    client_secret  ${credential.clientSecret}`);
+      const stop = async () => {
+        await server.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+  // Added after the chain: commander reads every option at parse time.
+  hostedSafetyOptions(serve);
 }
 
 /** The URL without its password, for the start-up banner. */
