@@ -2,6 +2,7 @@ import { DEFAULT_PARTNER_ID, type DefaultCredential, ensureDefaultPartner } from
 import { ApiError } from '../domain/errors.js';
 import type { AppDeps } from '../http/deps.js';
 import type { PostgresPersistence } from '../store/postgres/postgres-persistence.js';
+import type { PartnerRecord } from '../store/records.js';
 import { Cluster } from './cluster.js';
 import { Forwarder } from './forward.js';
 import { clusterMiddleware } from './middleware.js';
@@ -28,6 +29,15 @@ export function sharedMode(deps: AppDeps, persistence: PostgresPersistence, leas
   });
   const forwarder = new Forwarder(cluster.instanceId);
   deps.clusterGate = clusterMiddleware(cluster, new RequestPartners(deps.store, persistence.pool), forwarder);
+  deps.partnerDirectory = {
+    createdBy: async (partnerId) =>
+      (
+        await persistence.pool.query<{ record: PartnerRecord }>(
+          "SELECT record FROM partners WHERE record->>'created_by' = $1",
+          [partnerId],
+        )
+      ).rows.map((r) => r.record),
+  };
   return {
     cluster,
     async start(url, credential, clockMode) {

@@ -3,6 +3,7 @@ import { DEFAULT_TIMINGS, type Timings } from '../domain/timings.js';
 import type { Engine } from '../engine/engine.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { Persistence } from '../store/persistence.js';
+import type { PartnerRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDelivery } from '../webhooks/delivery-service.js';
 import type { AppEnv } from './env.js';
@@ -72,6 +73,11 @@ export interface AppDeps {
    * instance that owns its partner (`src/cluster/`). Absent in a single process.
    */
   clusterGate?: MiddlewareHandler<AppEnv>;
+  /**
+   * Shared mode only: the partners a partner created, read from the database (they live on
+   * whichever instance owns each, not necessarily in this one's memory).
+   */
+  partnerDirectory?: { createdBy(partnerId: string): Promise<PartnerRecord[]> };
 }
 
 export const DEFAULT_CONFIG: AppConfig = {

@@ -48,7 +48,7 @@ describe('shared mode: hosted pages and the token endpoint on a non-owner instan
     expect(capture.status).toBe(200);
   });
 
-  it('issues tokens on any instance, for partners owned anywhere', async () => {
+  it('issues tokens and lists created partners on any instance, for partners owned anywhere', async () => {
     const created = await httpSandbox(() => owner.url).json<{ client_id: string; client_secret: string }>(
       'POST',
       '/v3/sandbox/partners',
@@ -64,6 +64,19 @@ describe('shared mode: hosted pages and the token endpoint on a non-owner instan
         headers: { authorization: `Bearer ${token}` },
       });
       expect(clock.status).toBe(200);
+    }
+    // The creator lists what it created whichever instance now holds each new partner.
+    const second = await httpSandbox(() => other.url).json('POST', '/v3/sandbox/partners', {
+      body: { name: 'two' },
+    });
+    expect(second.status).toBe(201);
+    for (const instance of [owner, other]) {
+      const listed = await httpSandbox(() => instance.url).json<{ data: { name: string }[] }>(
+        'GET',
+        '/v3/sandbox/partners',
+      );
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.map((p) => p.name)).toEqual(['two', 'elsewhere']);
     }
     const wrong = await httpSandbox(() => other.url, created.body.client_id, 'svc_cs_test_wrong')
       .token()
