@@ -30,6 +30,18 @@ export class OwnerUnreachableError extends Error {
   }
 }
 
+/**
+ * The body of a request to forward, read once through Hono's body cache: a retry can send it
+ * again, and if the request ends up handled here after all, the app reads it from that cache.
+ */
+export async function forwardedBody(request: {
+  method: string;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}): Promise<Buffer | undefined> {
+  if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+  return Buffer.from(await request.arrayBuffer());
+}
+
 /** Forwards requests to the instance that owns their partner, over kept-alive connections. */
 export class Forwarder {
   // 16 kept-alive connections per owner: under --hosted's per-client cap (32) on the owner.
@@ -38,20 +50,17 @@ export class Forwarder {
   constructor(private readonly instanceId: string) {}
 
   /**
-   * Sends the request to `ownerUrl` (same method, path, query, headers and body) and returns its
-   * response as is. Throws OwnerUnreachableError when the connection is refused.
+   * Sends the request to `ownerUrl` (same method, path, query and headers; `body` read once by
+   * the caller, so a retry can send it again) and returns the response as is. Throws
+   * OwnerUnreachableError when the connection is refused.
    */
-  async forward(request: Request, ownerUrl: string): Promise<Response> {
+  async forward(request: Request, ownerUrl: string, body: Buffer | undefined): Promise<Response> {
     const source = new URL(request.url);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
       if (!DROPPED_REQUEST.has(name)) headers[name] = value;
     });
     headers[FORWARDED_HEADER] = this.instanceId;
-    const body =
-      request.method === 'GET' || request.method === 'HEAD'
-        ? undefined
-        : Buffer.from(await request.arrayBuffer());
     let answer: Awaited<ReturnType<Agent['request']>>;
     try {
       // undici's request API, not fetch: a third of the cost per call on this hot path.

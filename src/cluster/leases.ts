@@ -43,8 +43,12 @@ export class LeaseTable {
   /** Extends every lease this instance holds; returns the partners it still holds. */
   async renewAll(url: string): Promise<Set<string>> {
     const result = await this.pool.query<{ partner_id: string }>(
+      // Rows locked in partner_id order, as a flush locks them: the two never deadlock.
       `UPDATE partner_leases SET expires_at = now() + $2 * interval '1 millisecond', owner_url = $3
-       WHERE owner = $1 RETURNING partner_id`,
+       WHERE partner_id IN (
+         SELECT partner_id FROM partner_leases WHERE owner = $1 ORDER BY partner_id FOR UPDATE
+       ) AND owner = $1
+       RETURNING partner_id`,
       [this.instanceId, this.ttlMs, url],
     );
     return new Set(result.rows.map((r) => r.partner_id));

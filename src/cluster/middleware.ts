@@ -3,7 +3,13 @@ import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/node-fast-path.js';
 import type { Cluster } from './cluster.js';
-import { FORWARDED_HEADER, type Forwarder, NOT_OWNER_HEADER, OwnerUnreachableError } from './forward.js';
+import {
+  FORWARDED_HEADER,
+  type Forwarder,
+  forwardedBody,
+  NOT_OWNER_HEADER,
+  OwnerUnreachableError,
+} from './forward.js';
 import type { RequestPartners } from './request-partner.js';
 
 /** How long a request waits for a dead owner's lease to expire before answering 503. */
@@ -32,6 +38,8 @@ export function clusterMiddleware(
     id: string,
   ) => {
     const deadline = performance.now() + FAILOVER_WAIT_MS;
+    // Read on the first forward only, and kept for a retry.
+    let body: { bytes: Buffer | undefined } | undefined;
     for (;;) {
       let ownerUrl = owners.get(id);
       if (!ownerUrl) {
@@ -46,7 +54,8 @@ export function clusterMiddleware(
         throw unavailable('ownership of this partner is moving between instances', true);
       }
       try {
-        const answer = await forwarder.forward(c.req.raw, ownerUrl);
+        body ??= { bytes: await forwardedBody(c.req) };
+        const answer = await forwarder.forward(c.req.raw, ownerUrl, body.bytes);
         if (!answer.headers.has(NOT_OWNER_HEADER)) return answer;
         // The owner we remembered gave the partner up; it applied nothing: ask the database again.
         owners.delete(id);

@@ -45,8 +45,11 @@ export function flushStatement(
     const ttl = param(lease.ttlMs, 'int');
     const partners = param(lease.partnerIds, 'text[]');
     ctes.push(
+      // Lease rows locked in partner_id order (as the background renewal does): no deadlock.
+      `locked AS (SELECT partner_id FROM partner_leases
+         WHERE owner = ${owner} AND partner_id = ANY(${partners}) ORDER BY partner_id FOR UPDATE)`,
       `renewed AS (UPDATE partner_leases SET expires_at = now() + ${ttl} * interval '1 millisecond'
-         WHERE owner = ${owner} AND partner_id = ANY(${partners}) RETURNING partner_id)`,
+         WHERE partner_id IN (SELECT partner_id FROM locked) AND owner = ${owner} RETURNING partner_id)`,
       `created AS (INSERT INTO partner_leases (partner_id, owner, owner_url, expires_at)
          SELECT p, ${owner}, ${url}, now() + ${ttl} * interval '1 millisecond' FROM unnest(${partners}) AS p
          ON CONFLICT (partner_id) DO NOTHING RETURNING partner_id)`,

@@ -129,11 +129,17 @@ export class PostgresPersistence implements Persistence {
     const partnerIds = partnersOf(changes);
     const lease = this.guard ? { ...this.guard.lease(), partnerIds } : undefined;
     let outcome: FlushOutcome | undefined;
-    try {
-      outcome = (await this.pool.query<FlushOutcome>(flushStatement(changes, lease))).rows[0];
-    } catch (error) {
-      this.unwritten = changes;
-      throw error;
+    const statement = flushStatement(changes, lease);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        outcome = (await this.pool.query<FlushOutcome>(statement)).rows[0];
+        break;
+      } catch (error) {
+        // A deadlock or serialization failure rolled the whole statement back: run it again.
+        if (attempt < 3 && isRetryable(error)) continue;
+        this.unwritten = changes;
+        throw error;
+      }
     }
     if (!outcome) throw new Error('the flush statement answered no row');
     const refused = this.guard ? this.guard.confirmed(new Set(outcome.held), partnerIds) : [];
@@ -165,6 +171,12 @@ function withoutPartners(changes: ChangeSet, lost: Set<string>): ChangeSet {
     };
   }
   return { meta: changes.meta, tables };
+}
+
+/** PostgreSQL's deadlock_detected and serialization_failure: safe to run the statement again. */
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === '40P01' || code === '40001';
 }
 
 function noop(): void {}
