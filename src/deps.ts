@@ -38,6 +38,7 @@ export function createDeps(base: BaseDeps): AppDeps {
     persistence: base.persistence,
     onError: (message, error) => base.log.error(message, error),
     timings: base.config.timings,
+    eventsKept: base.config.quotas?.eventsKept,
     streams,
     startTimeMs: base.config.startTimeMs,
     calendar: bankingCalendar(base.config.holidaysRegion),
@@ -49,6 +50,7 @@ export function createDeps(base: BaseDeps): AppDeps {
     persistence: base.persistence,
     realNow: base.realNow,
     timeoutMs: base.config.webhookTimeoutMs,
+    publicOnly: base.config.webhookPublicOnly === true,
     send: base.webhookSender,
     onError: (message, error) => base.log.error(message, error),
   });

@@ -85,6 +85,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Reads skip the body check and the durability wait: inspecting the body of a GET makes the
   // Node adapter build a full Request object, and each middleware layer costs a promise per request.
   const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
+  if (deps.clusterGate) app.use('*', deps.clusterGate);
   // First, so it sees the final answer of every request, refusals by later middleware included.
   app.use('/v3/*', requestLog(deps));
   app.on(WRITES, '/v3/*', limitBody);
