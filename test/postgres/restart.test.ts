@@ -38,7 +38,11 @@ describe('serve --database (PostgreSQL as the store of record)', () => {
     const url = await freshDatabase('migrations');
     const [a, b] = await Promise.all([start(url), start(url)]);
     const applied = await query<{ name: string }>(url, 'SELECT name FROM schema_migrations ORDER BY name');
-    expect(applied.map((r) => r.name)).toEqual(['001_tables.sql', '002_partner_leases.sql']);
+    expect(applied.map((r) => r.name)).toEqual([
+      '001_tables.sql',
+      '002_partner_leases.sql',
+      '003_requests.sql',
+    ]);
     await Promise.all([a.close(), b.close()]);
     const pg = await import('pg');
     const pool = new pg.default.Pool({ connectionString: url });

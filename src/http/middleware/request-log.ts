@@ -55,7 +55,9 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     await next();
 
     const partner = c.get('partner');
-    if (!partner) return;
+    // No partner (refused before authentication), or one this instance no longer holds (its
+    // lease was taken while the request ran): nothing to log here, and the answer stands.
+    if (!partner || !deps.store.partners.get(partner.id)) return;
     const method = c.req.method;
     const path = c.req.path;
     const status = c.res.status;
