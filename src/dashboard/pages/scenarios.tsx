@@ -15,7 +15,7 @@ export const RunView = ({ run }: { run: RunRecord }) => {
   let runningShown = false;
   return (
     <div>
-      <p>
+      <p id="run-status" data-run-status={run.status}>
         <Badge status={run.status} /> <strong>{run.scenario}</strong>{' '}
         <span class="muted">
           {run.results.length} of {run.steps.length} steps · started{' '}
@@ -213,9 +213,11 @@ export function scenarioPages(app: Hono<DashboardEnv>, { deps }: DashboardDeps) 
             continue;
           }
           dirty = false;
+          // The status as rendered: the run may finish while this frame is being written.
+          const shown = run.status;
           const html = await (<RunView run={run} />).toString();
           await stream.writeSSE({ event: 'run', data: html.replaceAll('\n', ' ') });
-          if (run.status !== 'running') {
+          if (shown !== 'running') {
             await stream.writeSSE({ event: 'done', data: run.status });
             break;
           }
