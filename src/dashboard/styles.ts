@@ -12,6 +12,7 @@ header.top nav{display:flex;flex-wrap:wrap;gap:.2rem}
 header.top nav a{color:#cbd5e1;padding:.25rem .55rem;border-radius:6px}
 header.top nav a[aria-current=page]{background:#374151;color:#fff}
 header.top .who{margin-left:auto;display:flex;gap:.6rem;align-items:center;font-size:.85rem;color:#cbd5e1}
+header.top .who code{background:#374151;color:#e5e7eb}
 header.top .who button{background:none;border:1px solid #4b5563;color:#e5e7eb;padding:.2rem .6rem;font-size:.85rem}
 .clockbar{background:#1f2937;color:#e5e7eb;font-size:.85rem;padding:.35rem 1rem;display:flex;flex-wrap:wrap;gap:.2rem 1.2rem}
 .clockbar strong{color:#fff}
@@ -28,6 +29,8 @@ th{font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;color:var(--mut
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85em}
 code{background:#eef1f5;padding:.05rem .3rem;border-radius:4px}
+td time{white-space:nowrap}td time .muted{display:block}
+td pre{max-width:min(40rem,85vw)}
 pre{background:#0f172a;color:#e2e8f0;padding:.7rem;border-radius:8px;overflow:auto;max-height:22rem}
 .muted{color:var(--muted);font-size:.85rem}
 .badge{display:inline-block;padding:.05rem .55rem;border-radius:999px;font-size:.8rem;font-weight:600;white-space:nowrap}
@@ -57,6 +60,7 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;marg
 dl.facts dt{color:var(--muted);font-size:.85rem}dl.facts dd{margin:0;overflow-wrap:anywhere}
 @media (max-width:640px){main{padding:.6rem}header.top .who{margin-left:0}
 table.stack thead{display:none}table.stack tr{display:block;border-bottom:2px solid var(--line);padding:.3rem 0}
-table.stack td{display:flex;justify-content:space-between;gap:1rem;border:0;padding:.2rem .4rem;text-align:right}
-table.stack td::before{content:attr(data-label);color:var(--muted);font-size:.8rem;text-align:left}}
+table.stack td{display:block;border:0;padding:.2rem .4rem;text-align:right;overflow-wrap:anywhere}
+table.stack td::before{content:attr(data-label);float:left;margin-right:1rem;color:var(--muted);font-size:.8rem}
+table.stack td details{text-align:left}}
 `;

@@ -77,7 +77,10 @@ export async function startBrowserHarness(options: HarnessOptions = {}): Promise
     const send = () =>
       fetch(`${server.url}${path}`, {
         ...init,
-        headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string> | undefined) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(init.headers as Record<string, string> | undefined),
+        },
       });
     const res = await send();
     if (res.status !== 401 || !(await res.clone().text()).includes('token_expired')) return res;

@@ -116,7 +116,7 @@ export function eventPages(app: Hono<DashboardEnv>, { deps, bus }: DashboardDeps
           }
           const now = deps.engine.clock(page.partnerId).nowMs();
           const html = await (<EventRow event={event} nowMs={now} csrf={page.csrf} />).toString();
-          await stream.writeSSE({ event: 'event', id: event.id, data: html.replaceAll('\n', ' ') });
+          await stream.writeSSE({ event: 'event', id: event.id, data: html });
         }
       } finally {
         stop();

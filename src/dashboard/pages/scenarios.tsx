@@ -216,7 +216,7 @@ export function scenarioPages(app: Hono<DashboardEnv>, { deps }: DashboardDeps) 
           // The status as rendered: the run may finish while this frame is being written.
           const shown = run.status;
           const html = await (<RunView run={run} />).toString();
-          await stream.writeSSE({ event: 'run', data: html.replaceAll('\n', ' ') });
+          await stream.writeSSE({ event: 'run', data: html });
           if (shown !== 'running') {
             await stream.writeSSE({ event: 'done', data: run.status });
             break;
