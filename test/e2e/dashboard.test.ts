@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
+import { createTestSandbox, type TestSandbox } from '../support/sandbox.js';
+
+/** Signs in through the form as a browser would; returns the session cookie and the page's CSRF token. */
+async function signIn(
+  sb: TestSandbox,
+  clientId = DEFAULT_CLIENT_ID,
+  secret = DEFAULT_CLIENT_SECRET,
+): Promise<{ res: Response; cookie: string; csrf: string }> {
+  const form = await sb.app.request('/dashboard/sign-in');
+  const nonce = (form.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+  const res = await sb.app.request('/dashboard/sign-in', {
+    method: 'POST',
+    headers: { cookie: nonce, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: token, client_id: clientId, client_secret: secret }).toString(),
+  });
+  const cookie = (
+    res.headers.getSetCookie().find((c) => c.startsWith('credit_sandbox_session=')) ?? ''
+  ).split(';')[0] as string;
+  let csrf = '';
+  if (cookie) {
+    const home = await sb.app.request('/dashboard', { headers: { cookie } });
+    csrf = /name="_csrf" value="([^"]+)"/.exec(await home.text())?.[1] ?? '';
+  }
+  return { res, cookie, csrf };
+}
+
+function post(sb: TestSandbox, path: string, cookie: string, fields: Record<string, string>) {
+  return sb.app.request(path, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+describe('dashboard session', () => {
+  it('redirects to sign-in without a session, for pages and actions alike', async () => {
+    const sb = createTestSandbox();
+    for (const path of ['/dashboard', '/dashboard/customers', '/dashboard/loans/ln_x']) {
+      const res = await sb.app.request(path);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/dashboard/sign-in');
+    }
+    const res = await post(sb, '/dashboard/clock/freeze', '', {});
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/dashboard/sign-in');
+  });
+
+  it('signs in with a cookie that is HttpOnly, SameSite=Strict, scoped to /dashboard and holds no secret', async () => {
+    const sb = createTestSandbox();
+    const { res, cookie } = await signIn(sb);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/dashboard');
+    const header = res.headers.getSetCookie().find((c) => c.startsWith('credit_sandbox_session=')) ?? '';
+    expect(header).toContain('HttpOnly');
+    expect(header).toContain('SameSite=Strict');
+    expect(header).toContain('Path=/dashboard');
+    expect(cookie).not.toContain(DEFAULT_CLIENT_SECRET);
+    const payload = Buffer.from(cookie.split('=')[1]?.split('.')[0] ?? '', 'base64url').toString();
+    expect(payload).not.toContain('svc_cs_');
+    expect(payload).not.toContain('svc_at_');
+  });
+
+  it('a wrong secret answers 401 with the error and sets no session', async () => {
+    const sb = createTestSandbox();
+    await sb.json('POST', '/v3/customers', { body: { cpf: '529.982.247-25', name: 'Hidden Person' } });
+    const { res, cookie } = await signIn(sb, DEFAULT_CLIENT_ID, 'svc_cs_test_wrong');
+    expect(res.status).toBe(401);
+    expect(cookie).toBe('');
+    const html = await res.text();
+    expect(html).toContain('Sign-in failed: Unknown client_id or wrong client_secret.');
+    expect(html).not.toContain('Hidden Person');
+  });
+
+  it('refuses a sign-in form without its token', async () => {
+    const sb = createTestSandbox();
+    const res = await sb.app.request('/dashboard/sign-in', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: DEFAULT_CLIENT_ID,
+        client_secret: DEFAULT_CLIENT_SECRET,
+      }).toString(),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith('credit_sandbox_session='))).toBe(false);
+  });
+
+  it('refuses a form without the CSRF token (403) and leaves the clock alone', async () => {
+    const sb = createTestSandbox();
+    const { cookie, csrf } = await signIn(sb);
+    const before = await sb.json<{ now: string }>('GET', '/v3/sandbox/clock');
+    expect((await post(sb, '/dashboard/clock/advance', cookie, { by: '1d' })).status).toBe(403);
+    expect((await post(sb, '/dashboard/clock/advance', cookie, { by: '1d', _csrf: 'forged' })).status).toBe(
+      403,
+    );
+    expect((await sb.json<{ now: string }>('GET', '/v3/sandbox/clock')).body.now).toBe(before.body.now);
+    const ok = await post(sb, '/dashboard/clock/advance', cookie, { by: '1d', _csrf: csrf });
+    expect(ok.status).toBe(303);
+    expect(Date.parse((await sb.json<{ now: string }>('GET', '/v3/sandbox/clock')).body.now)).toBe(
+      Date.parse(before.body.now) + 86_400_000,
+    );
+  });
+
+  it('outlives a 35-day clock jump (API tokens last one partner-clock hour; the session does not)', async () => {
+    const sb = createTestSandbox();
+    const { cookie, csrf } = await signIn(sb);
+    const jump = await post(sb, '/dashboard/clock/advance', cookie, { by: '35d', _csrf: csrf });
+    expect(jump.status).toBe(303);
+    const flash = (jump.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const home = await sb.app.request('/dashboard', { headers: { cookie: `${cookie}; ${flash}` } });
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain('Clock advanced by 35d.');
+    const again = await post(sb, '/dashboard/clock/freeze', cookie, { _csrf: csrf });
+    expect(again.status).toBe(303);
+  });
+
+  it('an API problem from an action becomes the flash message', async () => {
+    const sb = createTestSandbox();
+    const { cookie, csrf } = await signIn(sb);
+    const res = await post(sb, '/dashboard/clock/advance', cookie, { by: 'soon', _csrf: csrf });
+    const flash = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const home = await (
+      await sb.app.request('/dashboard', { headers: { cookie: `${cookie}; ${flash}` } })
+    ).text();
+    expect(home).toMatch(/<div class="flash error" role="alert">Request validation failed: Invalid request: by[^<]*<\/div>/);
+  });
+
+  it('ends the session when its credential is revoked', async () => {
+    const sb = createTestSandbox();
+    const created = await sb.json<{ client_id: string; client_secret: string }>(
+      'POST',
+      '/v3/auth/credentials',
+      {
+        body: { name: 'qa' },
+      },
+    );
+    const { cookie } = await signIn(sb, created.body.client_id, created.body.client_secret);
+    expect((await sb.app.request('/dashboard', { headers: { cookie } })).status).toBe(200);
+    await sb.json('DELETE', `/v3/auth/credentials/${created.body.client_id}`);
+    const res = await sb.app.request('/dashboard', { headers: { cookie } });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/dashboard/sign-in');
+  });
+
+  it('signs out', async () => {
+    const sb = createTestSandbox();
+    const { cookie, csrf } = await signIn(sb);
+    const res = await post(sb, '/dashboard/sign-out', cookie, { _csrf: csrf });
+    expect(res.status).toBe(303);
+    expect(res.headers.getSetCookie().some((c) => /^credit_sandbox_session=;/.test(c))).toBe(true);
+  });
+});
+
+describe('dashboard pages', () => {
+  it("shows only the signed-in partner's data; another partner's ids answer 404", async () => {
+    const sb = createTestSandbox();
+    const other = await sb.json<{ client_id: string; client_secret: string }>(
+      'POST',
+      '/v3/sandbox/partners',
+      {
+        body: { name: 'other' },
+      },
+    );
+    const otherToken = await sb.token(other.body.client_id, other.body.client_secret);
+    const theirs = await sb.json<{ id: string }>('POST', '/v3/customers', {
+      token: otherToken,
+      body: { cpf: '390.533.447-05', name: 'Their Customer' },
+    });
+    const mine = await sb.json<{ id: string }>('POST', '/v3/customers', {
+      body: { cpf: '529.982.247-25', name: 'My Customer' },
+    });
+    const { cookie } = await signIn(sb);
+    const list = await (await sb.app.request('/dashboard/customers', { headers: { cookie } })).text();
+    expect(list).toContain('My Customer');
+    expect(list).not.toContain('Their Customer');
+    const page = await sb.app.request(`/dashboard/customers/${theirs.body.id}`, { headers: { cookie } });
+    expect(page.status).toBe(404);
+    expect(await page.text()).not.toContain('Their Customer');
+    expect(
+      (await sb.app.request(`/dashboard/customers/${mine.body.id}`, { headers: { cookie } })).status,
+    ).toBe(200);
+    const overview = await (await sb.app.request('/dashboard', { headers: { cookie } })).text();
+    expect(overview).toMatch(/data-count="pending_kyc"[^]*?<strong>1<\/strong>/);
+  });
+
+  it('serves every page with security headers, and htmx from its npm package', async () => {
+    const sb = createTestSandbox();
+    const { cookie } = await signIn(sb);
+    for (const path of [
+      '/dashboard',
+      '/dashboard/customers',
+      '/dashboard/loans',
+      '/dashboard/events',
+      '/dashboard/webhooks',
+      '/dashboard/scenarios',
+    ]) {
+      const res = await sb.app.request(path, { headers: { cookie } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+    }
+    const htmx = await sb.app.request('/dashboard/assets/htmx.min.js');
+    expect(htmx.status).toBe(200);
+    expect(await htmx.text()).toContain('htmx');
+    expect((await sb.app.request('/dashboard/assets/other.js')).status).toBe(404);
+  });
+
+  it('empty lists say what to do next', async () => {
+    const sb = createTestSandbox();
+    const { cookie } = await signIn(sb);
+    const customers = await (await sb.app.request('/dashboard/customers', { headers: { cookie } })).text();
+    expect(customers).toContain('No customers yet.');
+    expect(customers).toContain('POST /v3/customers');
+    const loans = await (await sb.app.request('/dashboard/loans', { headers: { cookie } })).text();
+    expect(loans).toContain('No loans yet.');
+  });
+});
