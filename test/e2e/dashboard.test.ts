@@ -125,7 +125,9 @@ describe('dashboard session', () => {
     const home = await (
       await sb.app.request('/dashboard', { headers: { cookie: `${cookie}; ${flash}` } })
     ).text();
-    expect(home).toMatch(/<div class="flash error" role="alert">Request validation failed: Invalid request: by[^<]*<\/div>/);
+    expect(home).toMatch(
+      /<div class="flash error" role="alert">Request validation failed: Invalid request: by[^<]*<\/div>/,
+    );
   });
 
   it('ends the session when its credential is revoked', async () => {
@@ -207,6 +209,27 @@ describe('dashboard pages', () => {
     expect(htmx.status).toBe(200);
     expect(await htmx.text()).toContain('htmx');
     expect((await sb.app.request('/dashboard/assets/other.js')).status).toBe(404);
+  });
+
+  it('Redeliver sends a logged event again through the API', async () => {
+    const sb = createTestSandbox();
+    await sb.json('POST', '/v3/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook' } });
+    await sb.json('POST', '/v3/customers', { body: { cpf: '529.982.247-25' } });
+    const events = await sb.json<{ data: { id: string }[] }>('GET', '/v3/sandbox/events');
+    const eventId = events.body.data[0]?.id as string;
+    const { cookie, csrf } = await signIn(sb);
+    const res = await post(sb, `/dashboard/events/${eventId}/redeliver`, cookie, { _csrf: csrf });
+    expect(res.status).toBe(303);
+    const flash = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const page = await (
+      await sb.app.request('/dashboard/events', { headers: { cookie: `${cookie}; ${flash}` } })
+    ).text();
+    expect(page).toContain(`${eventId} redelivered to 1 endpoint.`);
+    const deliveries = await sb.json<{ data: { trigger: string }[] }>(
+      'GET',
+      `/v3/sandbox/deliveries?event_id=${eventId}`,
+    );
+    expect(deliveries.body.data.map((d) => d.trigger).sort()).toEqual(['event', 'redeliver']);
   });
 
   it('empty lists say what to do next', async () => {

@@ -106,10 +106,12 @@ export function eventPages(app: Hono<DashboardEnv>, { deps, bus }: DashboardDeps
         while (!stream.aborted) {
           const event = queue.shift();
           if (!event) {
+            let timer: ReturnType<typeof setTimeout> | undefined;
             await new Promise<void>((resolve) => {
               wake = resolve;
-              setTimeout(resolve, KEEP_ALIVE_MS).unref?.();
+              timer = setTimeout(resolve, KEEP_ALIVE_MS);
             });
+            clearTimeout(timer);
             wake = undefined;
             if (queue.length === 0 && !stream.aborted) await stream.write(': keep-alive\n\n');
             continue;
