@@ -19,6 +19,7 @@ const TONE: Record<string, string> = {
   submitted: 'blue',
   under_review: 'blue',
   sending: 'blue',
+  queued: 'blue',
   running: 'blue',
   pending: 'grey',
   awaiting_signatures: 'amber',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
+import { type CustomerBody, createCustomer, kycStatuses, upload } from '../support/customers.js';
 import { createTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 /** Signs in through the form as a browser would; returns the session cookie and the page's CSRF token. */
@@ -209,6 +210,35 @@ describe('dashboard pages', () => {
     expect(htmx.status).toBe(200);
     expect(await htmx.text()).toContain('htmx');
     expect((await sb.app.request('/dashboard/assets/other.js')).status).toBe(404);
+  });
+
+  it('Reject and Request correction move the KYC items through the control API', async () => {
+    const sb = createTestSandbox();
+    const customer = await createCustomer(sb);
+    expect((await upload(sb, customer.id, 'selfie')).status).toBe(201);
+    const { cookie, csrf } = await signIn(sb);
+    const page = await (
+      await sb.app.request(`/dashboard/customers/${customer.id}`, { headers: { cookie } })
+    ).text();
+    expect(page).toMatch(/data-kyc="selfie"[^]*?Reject/);
+    const rejected = await post(sb, `/dashboard/customers/${customer.id}/kyc/reject`, cookie, {
+      _csrf: csrf,
+      type: 'selfie',
+      message: 'blurry',
+    });
+    expect(rejected.status).toBe(303);
+    const corrected = await post(sb, `/dashboard/customers/${customer.id}/kyc/correction`, cookie, {
+      _csrf: csrf,
+      type: 'name',
+      message: 'use the full name',
+    });
+    expect(corrected.status).toBe(303);
+    const after = await sb.json<CustomerBody>('GET', `/v3/customers/${customer.id}`);
+    expect(kycStatuses(after.body)).toMatchObject({
+      selfie: 'pending_resubmission',
+      name: 'pending_correction',
+    });
+    expect(after.body.kyc.find((i) => i.type === 'selfie')?.message).toBe('blurry');
   });
 
   it('Redeliver sends a logged event again through the API', async () => {
