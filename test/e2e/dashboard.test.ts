@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_PARTNER_ID } from '../../src/default-partner.js';
+import { scenarioRunLog } from '../../src/engine/scenarios/run-log.js';
 import { type CustomerBody, createCustomer, kycStatuses, upload } from '../support/customers.js';
 import { createTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
@@ -260,6 +261,44 @@ describe('dashboard pages', () => {
       `/v3/sandbox/deliveries?event_id=${eventId}`,
     );
     expect(deliveries.body.data.map((d) => d.trigger).sort()).toEqual(['event', 'redeliver']);
+  });
+
+  it('Run starts a scenario and redirects at once to its page, which shows every step', async () => {
+    const sb = createTestSandbox();
+    const { cookie, csrf } = await signIn(sb);
+    const res = await post(sb, '/dashboard/scenarios/active-customer/run', cookie, {
+      _csrf: csrf,
+      'param.name': 'Joana Dashboard',
+    });
+    expect(res.status).toBe(303);
+    const location = res.headers.get('location') ?? '';
+    expect(location).toMatch(/^\/dashboard\/scenarios\/runs\/run_[0-9a-f]{32}$/);
+    const runId = location.split('/').at(-1) as string;
+    const log = scenarioRunLog(sb.deps);
+    // The run goes on after the redirect (in-process, on a frozen clock): let it finish.
+    for (let k = 0; k < 500 && log.get(DEFAULT_PARTNER_ID, runId)?.status === 'running'; k++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const page = await (await sb.app.request(location, { headers: { cookie } })).text();
+    expect(page).toContain('data-run-status="passed"');
+    expect(page).toContain('register the customer');
+    expect((page.match(/data-step-status="passed"/g) ?? []).length).toBe(8);
+    expect((await sb.app.request(`${location}/stream`, { headers: { cookie } })).status).toBe(204);
+    const customers = await sb.json<{ data: { name: string }[] }>('GET', '/v3/customers');
+    expect(customers.body.data.map((c) => c.name)).toContain('Joana Dashboard');
+  });
+
+  it('an unknown scenario answers the API problem as the flash message', async () => {
+    const sb = createTestSandbox();
+    const { cookie, csrf } = await signIn(sb);
+    const res = await post(sb, '/dashboard/scenarios/nope/run', cookie, { _csrf: csrf });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/dashboard/scenarios');
+    const flash = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const page = await (
+      await sb.app.request('/dashboard/scenarios', { headers: { cookie: `${cookie}; ${flash}` } })
+    ).text();
+    expect(page).toContain('Unknown scenario &quot;nope&quot;');
   });
 
   it('empty lists say what to do next', async () => {
