@@ -1,3 +1,4 @@
+import type { ChangeSet, TableChanges } from './change-set.js';
 import { creditOfferIndexes, loanIndexes, transactionIndexes } from './credit-indexes.js';
 import { biometricsSessionIndexes, customerIndexes } from './customer-indexes.js';
 import { HeapIndex } from './heap-index.js';
@@ -90,6 +91,7 @@ export class Store {
 
   /** Tables in the order they are written and restored. */
   private readonly tables: Table<{ id: string }>[] = [];
+  private tracking = false;
 
   constructor(signingKey: string) {
     this.meta = { seq: 0, signing_key: signingKey };
@@ -103,6 +105,7 @@ export class Store {
   register(...tables: Table<{ id: string }>[]): void {
     // Tables are invariant in T; persistence only needs id-keyed rows, so widen here once.
     this.tables.push(...(tables as unknown as Table<{ id: string }>[]));
+    for (const table of tables) table.tracking = this.tracking;
   }
 
   /**
@@ -140,6 +143,37 @@ export class Store {
     for (const table of this.tables) {
       table.load((snapshot.tables[table.name] ?? []) as { id: string }[]);
     }
+  }
+
+  /** Starts recording change sets; a persistence backend that writes them calls this once. */
+  trackChanges(): void {
+    this.tracking = true;
+    for (const table of this.tables) table.tracking = true;
+  }
+
+  /** Every row inserted, updated or deleted since the last call, per table; then forgets them. */
+  takeChangeSet(): ChangeSet {
+    const tables: Record<string, TableChanges> = {};
+    for (const table of this.tables) {
+      const changes = table.takeChanges();
+      if (changes.upserts.length > 0 || changes.deletes.length > 0) tables[table.name] = changes;
+    }
+    return { meta: { ...this.meta }, tables };
+  }
+
+  /** Replays a change set written earlier (journal replay, loading from a database). */
+  applyChangeSet(changes: ChangeSet): void {
+    this.meta = { ...changes.meta };
+    for (const table of this.tables) {
+      const rows = changes.tables[table.name];
+      if (rows) table.apply(rows);
+      table.forgetChanges();
+    }
+  }
+
+  /** Names of the persisted tables, in restore order. */
+  tableNames(): string[] {
+    return this.tables.map((table) => table.name);
   }
 }
 

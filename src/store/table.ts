@@ -1,3 +1,5 @@
+import type { TableChanges } from './change-set.js';
+
 /** A secondary index kept in step with a table: told of every row added and removed. */
 export interface TableIndex<T> {
   add(row: T): void;
@@ -14,6 +16,10 @@ export interface TableIndex<T> {
 export class Table<T extends { id: string }> {
   private readonly rows = new Map<string, T>();
   private readonly indexes: TableIndex<T>[] = [];
+  /** Ids touched since the last `takeChanges()`: true = the row exists now, false = deleted. */
+  private readonly dirty = new Map<string, boolean>();
+  /** Off in memory-only mode, so nothing accumulates that no backend will ever take. */
+  tracking = false;
 
   constructor(readonly name: string) {}
 
@@ -39,6 +45,7 @@ export class Table<T extends { id: string }> {
   insert(row: T): T {
     if (this.rows.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
     this.rows.set(row.id, row);
+    if (this.tracking) this.dirty.set(row.id, true);
     for (const index of this.indexes) index.add(row);
     return row;
   }
@@ -48,6 +55,7 @@ export class Table<T extends { id: string }> {
     const old = this.rows.get(row.id);
     if (!old) throw new Error(`${this.name}: no row ${row.id} to replace`);
     this.rows.set(row.id, row);
+    if (this.tracking) this.dirty.set(row.id, true);
     for (const index of this.indexes) {
       if (index.replace) index.replace(old, row);
       else {
@@ -70,6 +78,7 @@ export class Table<T extends { id: string }> {
     if (!old) return undefined;
     for (const index of this.indexes) index.remove(old);
     this.rows.delete(id);
+    if (this.tracking) this.dirty.set(id, false);
     return old;
   }
 
@@ -86,8 +95,39 @@ export class Table<T extends { id: string }> {
   }
 
   clear(): void {
+    if (this.tracking) for (const id of this.rows.keys()) this.dirty.set(id, false);
     this.rows.clear();
     for (const index of this.indexes) index.clear();
+  }
+
+  /**
+   * The rows changed since the last call (current versions) and the ids deleted, then forgets
+   * them. Rows are immutable, so handing out the stored objects is safe.
+   */
+  takeChanges(): TableChanges {
+    const upserts: T[] = [];
+    const deletes: string[] = [];
+    for (const [id, exists] of this.dirty) {
+      const row = exists ? this.rows.get(id) : undefined;
+      if (row) upserts.push(row);
+      else deletes.push(id);
+    }
+    this.dirty.clear();
+    return { upserts, deletes };
+  }
+
+  /** Forgets pending changes (after a restore: what was loaded is already durable). */
+  forgetChanges(): void {
+    this.dirty.clear();
+  }
+
+  /** Applies a change set's rows for this table, as a replay (inserts or replaces, deletes). */
+  apply(changes: { upserts: readonly T[]; deletes: readonly string[] }): void {
+    for (const id of changes.deletes) this.delete(id);
+    for (const row of changes.upserts) {
+      if (this.rows.has(row.id)) this.replace(row);
+      else this.insert(row);
+    }
   }
 
   dump(): T[] {
@@ -97,5 +137,6 @@ export class Table<T extends { id: string }> {
   load(rows: readonly T[]): void {
     this.clear();
     for (const row of rows) this.insert(row);
+    this.dirty.clear();
   }
 }
