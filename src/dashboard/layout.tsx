@@ -33,6 +33,8 @@ const Head = ({ title, live, refresh }: { title: string; live?: boolean; refresh
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>{`${title} · credit-sandbox dashboard`}</title>
+    {/* No favicon request (it would 404). */}
+    <link rel="icon" href="data:," />
     <style>{STYLES}</style>
     {live ? <script src="/dashboard/assets/htmx.min.js" defer /> : null}
     {live ? <script src="/dashboard/assets/sse.js" defer /> : null}

@@ -275,15 +275,22 @@ describe('dashboard flows (JavaScript off: forms post and redirect)', () => {
 describe('dashboard live pages (JavaScript on)', () => {
   let context: BrowserContext;
   let page: Page;
+  /** Script errors and CSP refusals on the live pages: there must be none. */
+  const consoleErrors: string[] = [];
 
   beforeAll(async () => {
     context = await chromium.newContext();
     page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
     await signIn(page);
   });
 
   afterAll(async () => {
     await context?.close();
+    expect(consoleErrors).toEqual([]);
   });
 
   it('the Events page shows a new event within 2 s without reload', async () => {
