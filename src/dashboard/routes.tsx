@@ -46,8 +46,8 @@ export function dashboardRoutes(deps: AppDeps, fetch: AppFetch): Hono<DashboardE
   const key = () => sessionKey(deps.store.meta.signing_key);
   const assets = new Map<string, string>();
 
+  // '/dashboard/*' also matches '/dashboard' itself.
   app.use('/dashboard/*', compress());
-  app.use('/dashboard', compress());
   app.use('/dashboard/*', async (c, next) => {
     await next();
     if (c.req.path.startsWith('/dashboard/assets/')) return;
@@ -152,7 +152,6 @@ export function dashboardRoutes(deps: AppDeps, fetch: AppFetch): Hono<DashboardE
     });
     return next();
   };
-  app.use('/dashboard', signedIn);
   app.use('/dashboard/*', signedIn);
 
   app.post('/dashboard/sign-out', (c) => {

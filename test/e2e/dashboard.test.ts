@@ -207,6 +207,8 @@ describe('dashboard pages', () => {
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(res.headers.get('x-frame-options')).toBe('DENY');
     }
+    const zipped = await sb.app.request('/dashboard', { headers: { cookie, 'accept-encoding': 'gzip' } });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
     const htmx = await sb.app.request('/dashboard/assets/htmx.min.js');
     expect(htmx.status).toBe(200);
     expect(await htmx.text()).toContain('htmx');
