@@ -319,7 +319,6 @@ describe('dashboard live pages (JavaScript on)', () => {
 
   it('a scenario run shows its steps as they complete', async () => {
     await page.goto(`${url}/dashboard/scenarios`);
-    await shot(page, 'scenarios');
     await page.locator('[data-scenario="wait-for-signal"]').getByRole('button', { name: 'Run' }).click();
     await page.waitForURL(/\/dashboard\/scenarios\/runs\/run_/);
     const step = (n: number) => page.locator(`#steps li[data-step="${n}"]`);
@@ -335,6 +334,9 @@ describe('dashboard live pages (JavaScript on)', () => {
     await page.locator('#run-status[data-run-status="passed"]').waitFor({ timeout: 5000 });
     expect(navigations).toBe(0);
     await shot(page, 'scenario-run');
+    await page.goto(`${url}/dashboard/scenarios`);
+    await expect(page.locator('#runs').textContent()).resolves.toContain('wait-for-signal');
+    await shot(page, 'scenarios');
   });
 
   it('small screens: the loan page stacks its tables and fits the width', async () => {

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_PARTNER_ID } from '../../src/default-partner.js';
 import { scenarioRunLog } from '../../src/engine/scenarios/run-log.js';
+import {
+  activeCustomer,
+  advanceClock,
+  createLoan,
+  getLoan,
+  offersOf,
+  simulate,
+  TIER_CPF,
+} from '../support/credit.js';
 import { type CustomerBody, createCustomer, kycStatuses, upload } from '../support/customers.js';
 import { createTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
@@ -242,6 +251,35 @@ describe('dashboard pages', () => {
       name: 'pending_correction',
     });
     expect(after.body.kyc.find((i) => i.type === 'selfie')?.message).toBe('blurry');
+  });
+
+  it('the loan buttons appear only where the move is possible, and move the loan', async () => {
+    const sb = createTestSandbox();
+    const customer = await activeCustomer(sb, { cpf: TIER_CPF.standard });
+    const offer = (await offersOf(sb, customer.id))[0] as { id: string; installments: number };
+    const loanOf = async () => {
+      const sim = await simulate(sb, offer.id, '1000.00', offer.installments);
+      return (await createLoan(sb, offer.id, sim.id)).id;
+    };
+    const first = await loanOf();
+    await advanceClock(sb, { by: '3s' });
+    const { cookie, csrf } = await signIn(sb);
+    const buttons = async (id: string) =>
+      [
+        ...(await (await sb.app.request(`/dashboard/loans/${id}`, { headers: { cookie } })).text()).matchAll(
+          /<button type="submit"[^>]*>([^<]+)<\/button>/g,
+        ),
+      ]
+        .map((m) => m[1])
+        .filter((label) => label !== 'Sign out');
+    expect(await buttons(first)).toEqual(['Sign', 'Decline', 'Cancel']);
+    expect((await post(sb, `/dashboard/loans/${first}/sign`, cookie, { _csrf: csrf })).status).toBe(303);
+    expect(await buttons(first)).toEqual(['Fail disbursement', 'Cancel']);
+    expect((await post(sb, `/dashboard/loans/${first}/fail`, cookie, { _csrf: csrf })).status).toBe(303);
+    expect(await getLoan(sb, first)).toMatchObject({ status: 'error', error: { code: expect.any(String) } });
+    expect(await buttons(first)).toEqual([]);
+    const page = await (await sb.app.request(`/dashboard/loans/${first}`, { headers: { cookie } })).text();
+    expect(page).toContain('class="bad" data-state="error"');
   });
 
   it('Redeliver sends a logged event again through the API', async () => {
