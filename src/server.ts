@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
 import { createDeps } from './deps.js';
 import type { Timings } from './domain/timings.js';
 import { createApp } from './http/app.js';
+import {
+  type ConnectionCap,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  limitConnectionsPerClient,
+  slowClientServerOptions,
+} from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { FilePersistence, memoryPersistence } from './store/persistence.js';
@@ -26,6 +35,14 @@ export interface ServeOptions {
   /** Directories of the team's own scenario files (`--scenarios`). */
   scenarioDirs?: string[] | undefined;
   rateLimit: number;
+  /** Milliseconds a client has to send complete request headers (`--headers-timeout`, 5 s). */
+  headersTimeoutMs?: number | undefined;
+  /** Milliseconds a client has to send a whole request, body included (`--request-timeout`, 10 s). */
+  requestTimeoutMs?: number | undefined;
+  /** Shared by several people or partners (`--hosted`): turns the per-client connection cap on. */
+  hosted?: boolean | undefined;
+  /** Open connections one client address may hold in hosted mode (`--max-connections-per-client`, 32). */
+  maxConnectionsPerClient?: number | undefined;
   credential: DefaultCredential;
   log?: Logger;
 }
@@ -70,11 +87,31 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   const app = createApp(deps);
   deps.engine.start();
+  let cap: ConnectionCap | undefined;
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve(
-      { fetch: (req, env) => app.fetch(req, env), port: options.port, hostname: options.host },
+      {
+        // A request that still arrives on a connection refused by the cap is not run.
+        fetch: (req, env) =>
+          cap?.refused(env.incoming.socket as Socket)
+            ? new Response(null, { status: 429, headers: { connection: 'close' } })
+            : app.fetch(req, env),
+        port: options.port,
+        hostname: options.host,
+        serverOptions: slowClientServerOptions({
+          headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+          requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        }),
+      },
       () => resolve(s),
     );
+    if (options.hosted) {
+      cap = limitConnectionsPerClient(
+        s as Server,
+        options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+        () => config.publicUrl,
+      );
+    }
   });
   const address = server.address() as AddressInfo;
   const shownHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { SandboxClient } from './client.js';
-import { action, FailedError, UsageError } from './context.js';
+import { action, UsageError } from './context.js';
 
 export interface Loan {
   id: string;
@@ -93,7 +93,7 @@ export function registerLoans(program: Command): void {
     .argument('<loan-id>', 'ln_…')
     .option(
       '--amount <amount>',
-      'amount with 2 decimals, e.g. 150.00 (default: what the installment owes today)',
+      'amount with at most 2 decimals, e.g. 150.00 (default: what the installment owes today)',
     )
     .option('--installment <n>', 'installment number (default: the oldest open one)')
     .description('a payment of one installment arrives')
@@ -106,8 +106,8 @@ export function registerLoans(program: Command): void {
             throw new UsageError(`--installment must be a whole number >= 1, got "${opts.installment}"`);
           }
         }
-        if (opts.amount !== undefined && !/^\d+\.\d{2}$/.test(opts.amount)) {
-          throw new UsageError(`--amount must have exactly 2 decimals, e.g. 150.00, got "${opts.amount}"`);
+        if (opts.amount !== undefined && !/^\d+(\.\d{1,2})?$/.test(opts.amount)) {
+          throw new UsageError(`--amount must have at most 2 decimals, e.g. 150.00, got "${opts.amount}"`);
         }
         const amount = opts.amount ?? (await owed(client, id, installment));
         const receipt = await client.call<Receipt>(
@@ -149,7 +149,12 @@ export function registerLoans(program: Command): void {
     );
 }
 
-/** What an installment (or the oldest open one) owes today. */
+/**
+ * What an installment (or the oldest open one) owes today. When it owes nothing (already paid,
+ * the loan finished, no such installment, a loan not yet active) the API is asked anyway with its
+ * full amount, so the CLI reports the API's own refusal (422 installment_already_paid,
+ * loan_not_active, installment_not_found) instead of sending 0.00 and getting a 400.
+ */
 async function owed(client: SandboxClient, loanId: string, installment: number | undefined): Promise<string> {
   const txs = await client.call<{ data: Installment[] }>(
     'GET',
@@ -161,12 +166,6 @@ async function owed(client: SandboxClient, loanId: string, installment: number |
   const open = txs.data.filter((tx) => tx.status !== 'paid');
   const target =
     installment === undefined ? open[0] : txs.data.find((tx) => tx.installment_number === installment);
-  if (!target) {
-    throw new FailedError(
-      installment === undefined
-        ? `loan ${loanId} has no open installment`
-        : `loan ${loanId} has no installment ${installment}`,
-    );
-  }
-  return target.amount_outstanding;
+  if (target && Number(target.amount_outstanding) > 0) return target.amount_outstanding;
+  return target?.amount_due ?? txs.data.at(-1)?.amount_due ?? '0.01';
 }

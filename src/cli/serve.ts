@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
 import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../default-partner.js';
 import { parseTimings, type Timings } from '../domain/timings.js';
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from '../http/connection-limits.js';
 
 /** Default requests per second per partner (documented in the README). */
 export const DEFAULT_RATE_LIMIT = 100;
@@ -35,6 +40,22 @@ export function registerServe(program: Command): void {
       'requests per second per partner; 0 turns it off',
       String(DEFAULT_RATE_LIMIT),
     )
+    .option(
+      '--headers-timeout <ms>',
+      'a client that has not sent complete request headers within this many ms is answered 408 and cut off',
+      String(DEFAULT_HEADERS_TIMEOUT_MS),
+    )
+    .option(
+      '--request-timeout <ms>',
+      'a client that has not sent its whole request (body included) within this many ms is answered 408 and cut off',
+      String(DEFAULT_REQUEST_TIMEOUT_MS),
+    )
+    .option('--hosted', 'shared by several people or partners: caps the open connections per client address')
+    .option(
+      '--max-connections-per-client <n>',
+      'with --hosted, open connections one client address may hold',
+      String(DEFAULT_MAX_CONNECTIONS_PER_CLIENT),
+    )
     .action(async (opts: Record<string, string | undefined>) => {
       const port = Number(opts.port);
       const rateLimit = Number(opts.rateLimit);
@@ -46,6 +67,17 @@ export function registerServe(program: Command): void {
       if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) {
         fail(`--webhook-timeout must be a positive integer of milliseconds, got "${opts.webhookTimeout}"`);
       }
+      const headersTimeoutMs = positiveInteger(opts.headersTimeout, '--headers-timeout');
+      const requestTimeoutMs = positiveInteger(opts.requestTimeout, '--request-timeout');
+      if (headersTimeoutMs > requestTimeoutMs) {
+        fail(
+          `--headers-timeout (${headersTimeoutMs}) must not exceed --request-timeout (${requestTimeoutMs})`,
+        );
+      }
+      const maxConnectionsPerClient = positiveInteger(
+        opts.maxConnectionsPerClient,
+        '--max-connections-per-client',
+      );
       let timings: Timings;
       try {
         timings = parseTimings(opts.timings ?? '');
@@ -78,6 +110,11 @@ export function registerServe(program: Command): void {
             .map((h) => h.trim())
             .filter(Boolean),
           rateLimit,
+          headersTimeoutMs,
+          requestTimeoutMs,
+          // A boolean flag: commander stores `true` when it is given.
+          hosted: (opts as Record<string, unknown>).hosted === true,
+          maxConnectionsPerClient,
           webhookTimeoutMs,
           timings,
           credential,
@@ -108,6 +145,12 @@ export function registerServe(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+}
+
+function positiveInteger(value: string | undefined, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) fail(`${flag} must be a positive integer, got "${value}"`);
+  return n;
 }
 
 function splitList(value: string | undefined): string[] {

@@ -46,6 +46,12 @@ export const ERROR_CATALOG = {
     title: 'Invalid client credentials',
     help: 'The HTTP Basic credentials are unknown, malformed or revoked. Check `client_id` and `client_secret`, or create a new credential.',
   },
+  // 403: who is calling is known, but may not do this.
+  credential_revoked: {
+    status: 403,
+    title: 'Credential of this token revoked',
+    help: 'A token issued before its credential was revoked keeps working until it expires, except for credential management: creating or revoking credentials needs a token of a credential that is still `active`. Get a token with an active credential.',
+  },
   // 404 / 405: nothing answers at that address.
   resource_not_found: {
     status: 404,
@@ -71,7 +77,7 @@ export const ERROR_CATALOG = {
   customer_exists: {
     status: 409,
     title: 'Customer already exists',
-    help: 'A customer with this `cpf` (or `cnpj`) already exists for this partner with a different `external_id`. Registering again with the same `external_id` returns the existing customer with 200; otherwise look it up with `GET /v3/customers?cpf=…`.',
+    help: 'With `param: cpf`: a customer with this `cpf` already exists for this partner with a different `external_id`; registering again with the same `external_id` returns it with 200. With `param: cnpj`: the `cnpj` belongs to a customer with another cpf, whatever the `external_id` (a cnpj belongs to one customer). Look the customer up with `GET /v3/customers?cpf=…` or by the id the detail names.',
   },
   kyc_completed: {
     status: 409,
@@ -235,6 +241,11 @@ export const ERROR_CATALOG = {
     title: 'Invalid offer terms',
     help: 'Terms for a generated offer must be coherent: `min_amount` ≤ `approved_amount`, `min_installments` ≤ `max_installments`, and no fee for individuals (origination fees are forbidden for them). `errors[]` lists each problem.',
   },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency key used for another operation',
+    help: 'An `Idempotency-Key` belongs to the operation (method and path) it was first sent with, for 24 hours of the partner clock. Use a fresh key for each new operation; the detail names the operation the key was first used on.',
+  },
   clock_backwards: {
     status: 422,
     title: 'Clock cannot move backwards',
@@ -250,6 +261,11 @@ export const ERROR_CATALOG = {
     status: 429,
     title: 'Too many requests',
     help: "The partner sent more requests per second than the sandbox's rate limit allows. Wait `Retry-After` seconds, or start the sandbox with a higher `--rate-limit` (0 disables it).",
+  },
+  too_many_connections: {
+    status: 429,
+    title: 'Too many connections from this address',
+    help: 'A hosted sandbox (`--hosted`) limits the open connections of one client address (`--max-connections-per-client`, default 32). Close idle connections or reuse them (keep-alive) instead of opening new ones.',
   },
   scenario_files_invalid: {
     status: 500,

@@ -27,6 +27,7 @@ import { authenticate } from './middleware/authenticate.js';
 import { durable } from './middleware/durable.js';
 import { IDEMPOTENT_POSTS, idempotency } from './middleware/idempotency.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { wellFormedText } from './middleware/well-formed-text.js';
 import { problemResponse } from './problem.js';
 import type { createRouter } from './router.js';
 import { registerSelfFetch } from './self-fetch.js';
@@ -63,7 +64,9 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
 /** Builds the whole sandbox as a Hono app; the node server only wires it to a port. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // The sandbox's KYC control routes defeat Hono's fastest router; keep them on a router of their own.
-  const app = new OpenAPIHono<AppEnv>({ router: new SplitRouter(KYC_CONTROL_PREFIX) });
+  // strict: false serves `/v3/customers/` as `/v3/customers` (any method): a trailing slash a
+  // client's URL joining adds must not turn into a 405 or 404.
+  const app = new OpenAPIHono<AppEnv>({ router: new SplitRouter(KYC_CONTROL_PREFIX), strict: false });
   // Read on use: the server learns its public URL only once it listens (port 0 picks one).
   const publicUrl = () => deps.config.publicUrl;
 
@@ -79,6 +82,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.on(WRITES, '/v3/*', limitBody);
   app.use('/v3/*', authenticate(deps));
   app.use('/v3/*', rateLimit(deps));
+  app.on(WRITES, '/v3/*', wellFormedText());
   app.on(WRITES, '/v3/*', durable(deps));
   app.on(
     'POST',
@@ -172,6 +176,13 @@ function toApiError(error: unknown, deps: AppDeps): ApiError {
         'This Content-Type is not accepted here: JSON bodies take application/json, document uploads multipart/form-data.',
       );
     }
+  }
+  // The client went away mid-body (or was cut off by the request timeout): nobody reads the
+  // answer, and it is not a failure of the sandbox worth logging.
+  if ((error as { code?: unknown } | null)?.code === 'ECONNRESET') {
+    return new ApiError('validation_failed', 'The connection closed before the whole request body arrived.', {
+      param: 'body',
+    });
   }
   deps.log.error('unexpected error while handling a request', error);
   return new ApiError(

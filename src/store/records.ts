@@ -37,6 +37,11 @@ export interface IdempotencyRecord {
   id: string;
   seq: number;
   partner_id: string;
+  /**
+   * The operation the key was first used on (`POST /v3/customers`); a replay answers only that
+   * operation. Absent in files written before keys were bound to their operation.
+   */
+  operation?: string;
   status: number;
   headers: Record<string, string>;
   body: string;

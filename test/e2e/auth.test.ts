@@ -168,6 +168,57 @@ describe('credentials', () => {
     expect(again.body).toMatchObject({ status: 'revoked', revoked_at: '2026-03-02T12:10:00.000Z' });
   });
 
+  it('refuses credential management with 403 to a token whose credential was revoked, while it still reads', async () => {
+    const sandbox = createTestSandbox();
+    const leaked = await sandbox.json<Record<string, string>>('POST', '/v3/auth/credentials', {
+      body: { name: 'leaked' },
+    });
+    const leakedToken = await sandbox.token(leaked.body.client_id, leaked.body.client_secret);
+    const bystander = await sandbox.json<Record<string, string>>('POST', '/v3/auth/credentials', {
+      body: { name: 'bystander' },
+    });
+    // Before revocation the token manages credentials like any other.
+    const own = await sandbox.request('POST', '/v3/auth/credentials', {
+      body: { name: 'made-by-leaked' },
+      token: leakedToken,
+    });
+    expect(own.status).toBe(201);
+    expect((await sandbox.request('DELETE', `/v3/auth/credentials/${leaked.body.client_id}`)).status).toBe(
+      200,
+    );
+
+    const mint = await sandbox.json('POST', '/v3/auth/credentials', {
+      body: { name: 'attacker' },
+      headers: { 'Idempotency-Key': 'mint' },
+      token: leakedToken,
+    });
+    expect(mint.status).toBe(403);
+    expect(mint.body).toMatchObject({ code: 'credential_revoked', status: 403 });
+    expect(String(mint.body.detail)).toContain(leaked.body.client_id);
+    const revokeOther = await sandbox.json('DELETE', `/v3/auth/credentials/${bystander.body.client_id}`, {
+      token: leakedToken,
+    });
+    expect(revokeOther.status).toBe(403);
+    expect(revokeOther.body).toMatchObject({ code: 'credential_revoked' });
+
+    // Reads keep the spec's rule: the earlier token works until it expires.
+    expect((await sandbox.request('GET', '/v3/auth/credentials', { token: leakedToken })).status).toBe(200);
+    expect((await sandbox.request('GET', '/v3/customers', { token: leakedToken })).status).toBe(200);
+    const list = await sandbox.json<{ data: { name: string; status: string }[] }>(
+      'GET',
+      '/v3/auth/credentials',
+    );
+    expect(list.body.data.map((c) => c.name)).not.toContain('attacker');
+    expect(list.body.data.find((c) => c.name === 'bystander')?.status).toBe('active');
+    // The 403 was not cached: the same key with an active token is processed.
+    const retried = await sandbox.request('POST', '/v3/auth/credentials', {
+      body: { name: 'legit' },
+      headers: { 'Idempotency-Key': 'mint' },
+    });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('Idempotent-Replayed')).toBeNull();
+  });
+
   it('answers 400 for a missing name and 404 for an unknown client_id', async () => {
     const sandbox = createTestSandbox();
     const missing = await sandbox.json('POST', '/v3/auth/credentials', { body: {} });

@@ -161,6 +161,10 @@ describe('credit-sandbox CLI (spawned, against a server on 127.0.0.1)', () => {
       transaction: { status: string };
     };
     expect(receipt).toMatchObject({ installment_number: 1, transaction: { status: 'paid' } });
+    // Paying it again reports the API's refusal, not a 400 for an amount of 0.00.
+    const again = await runCli(['loans', 'pay', objects.loan_id, '--installment', '1'], partner);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('422 installment_already_paid');
 
     const review = await runCli(['trigger', 'customer.under_review', '--json'], partner);
     const customerId = (JSON.parse(review.stdout) as { objects: { customer_id: string } }).objects

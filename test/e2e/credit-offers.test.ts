@@ -160,10 +160,25 @@ describe('offer expiry', () => {
     await advanceClock(sandbox, { by: '10m' });
     const res = await sandbox.json('POST', `/v3/sandbox/credit-offers/${offer.id}/expire`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...offer, status: 'expired', updated_at: '2026-03-02T12:10:00.000Z' });
+    // valid_until becomes the moment of expiry: an expired offer never claims a future validity.
+    const expired = {
+      ...offer,
+      status: 'expired',
+      valid_until: '2026-03-02T12:10:00.000Z',
+      updated_at: '2026-03-02T12:10:00.000Z',
+    };
+    expect(res.body).toEqual(expired);
+    expect((await sandbox.json('GET', `/v3/credit-offers/${offer.id}`)).body).toEqual(expired);
+    const [event] = await eventsOf(sandbox, 'credit_offer.expired');
+    expect(event?.data).toEqual(expired);
     const again = await sandbox.json('POST', `/v3/sandbox/credit-offers/${offer.id}/expire`);
     expect(again.status).toBe(422);
     expect(again.body).toMatchObject({ code: 'credit_offer_expired' });
+    const simulation = await sandbox.json('POST', `/v3/credit-offers/${offer.id}/simulations`, {
+      body: { requested_amount: '1000.00', installment_count: 12 },
+    });
+    expect(simulation.status).toBe(422);
+    expect(String(simulation.body.detail)).toContain('expired at 2026-03-02T12:10:00.000Z');
     // The original valid_until passes without a second expiry event (the fresh offer of the next
     // day is valid until 2026-04-02T12:10).
     await advanceClock(sandbox, { by: '30d' });

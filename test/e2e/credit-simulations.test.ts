@@ -55,8 +55,9 @@ describe('POST /v3/credit-offers/{id}/simulations', () => {
   it.each([
     ['no body fields', {}, 'requested_amount'],
     ['a number amount', { requested_amount: 1000, installment_count: 12 }, 'requested_amount'],
-    ['one decimal', { requested_amount: '1000.0', installment_count: 12 }, 'requested_amount'],
     ['three decimals', { requested_amount: '1000.000', installment_count: 12 }, 'requested_amount'],
+    ['a leading zero', { requested_amount: '01000.00', installment_count: 12 }, 'requested_amount'],
+    ['a trailing dot', { requested_amount: '1000.', installment_count: 12 }, 'requested_amount'],
     ['an exponent', { requested_amount: '1e3', installment_count: 12 }, 'requested_amount'],
     ['a negative amount', { requested_amount: '-1000.00', installment_count: 12 }, 'requested_amount'],
     ['a comma', { requested_amount: '1000,00', installment_count: 12 }, 'requested_amount'],
@@ -112,6 +113,33 @@ describe('POST /v3/credit-offers/{id}/simulations', () => {
     const offer = await standardOffer(sandbox);
     expect((await simulate(sandbox, offer.id, '500.00', 12)).requested_amount).toBe('500.00');
     expect((await simulate(sandbox, offer.id, '10000.00', 12)).requested_amount).toBe('10000.00');
+  });
+
+  it.each([
+    ['5000', '5000.00'],
+    ['1000.5', '1000.50'],
+    ['1000.0', '1000.00'],
+    ['2500.25', '2500.25'],
+  ])('accepts requested_amount %s with fewer places and answers it normalized (%s)', async (sent, shown) => {
+    const sandbox = createTestSandbox();
+    const offer = await standardOffer(sandbox);
+    const lenient = await simulate(sandbox, offer.id, sent, 12);
+    expect(lenient.requested_amount).toBe(shown);
+    const strict = await simulate(sandbox, offer.id, shown, 12);
+    expect({ ...lenient, id: '', created_at: '' }).toEqual({ ...strict, id: '', created_at: '' });
+  });
+
+  it('says so when requested_amount has more than 2 decimal places', async () => {
+    const sandbox = createTestSandbox();
+    const offer = await standardOffer(sandbox);
+    const res = await sandbox.json<{ errors: { param: string; detail: string }[] }>(
+      'POST',
+      `/v3/credit-offers/${offer.id}/simulations`,
+      { body: { requested_amount: '1000.505', installment_count: 12 } },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]?.param).toBe('requested_amount');
+    expect(res.body.errors[0]?.detail).toContain('more than 2 decimal places');
   });
 
   it('answers 422 naming why when the offer is not available', async () => {

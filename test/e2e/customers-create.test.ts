@@ -26,15 +26,21 @@ describe('POST /v3/customers', () => {
       status: 'pending_kyc',
       cpf: CPF.plain,
       cnpj: null,
-      name: null,
-      email: null,
-      phone: null,
+      // name, email and phone are strings in the spec: never sent means an empty string.
+      name: '',
+      email: '',
+      phone: '',
       trading_name: null,
       external_id: null,
     });
     const read = await sandbox.json<CustomerBody>('GET', `/v3/customers/${res.body.id}`);
     expect(read.status).toBe(200);
     expect(read.body).toEqual(res.body);
+    const events = await sandbox.json<{ data: { type: string; data: Record<string, unknown> }[] }>(
+      'GET',
+      '/v3/sandbox/events?type=customer.created',
+    );
+    expect(events.body.data[0]?.data).toMatchObject({ name: '', email: '', phone: '', cnpj: null });
   });
 
   it.each([
@@ -124,6 +130,47 @@ describe('POST /v3/customers', () => {
       expect(byCnpj.body).toMatchObject({ code: 'customer_exists', param: 'cnpj' });
       const list = await sandbox.json<{ data: unknown[] }>('GET', '/v3/customers');
       expect(list.body.data).toHaveLength(1);
+    });
+
+    it('refuses a cnpj held by another cpf with a 409 whose detail matches the rule, whatever the external_id', async () => {
+      const sandbox = createTestSandbox();
+      const first = await createCustomer(sandbox, {
+        cpf: CPF.plain,
+        cnpj: CNPJ.numeric,
+        external_id: 'mei-1',
+      });
+      for (const external_id of ['mei-1', 'mei-2']) {
+        const res = await sandbox.json<{ param: string; detail: string }>('POST', '/v3/customers', {
+          body: { cpf: CPF.other, cnpj: CNPJ.numeric, external_id },
+        });
+        expect(res.status).toBe(409);
+        expect(res.body.param).toBe('cnpj');
+        expect(res.body.detail).toContain(`already registered to customer ${first.id} under another cpf`);
+        expect(res.body.detail).toContain('whatever the external_id');
+        // It never suggests that sending the same external_id would help.
+        expect(res.body.detail).not.toContain('Send the same external_id');
+      }
+      // A cpf of one customer and a cnpj of another: both are named.
+      const second = await createCustomer(sandbox, { cpf: CPF.other, external_id: 'mei-2' });
+      const mixed = await sandbox.json<{ param: string; detail: string }>('POST', '/v3/customers', {
+        body: { cpf: CPF.other, cnpj: CNPJ.numeric, external_id: 'mei-2' },
+      });
+      expect(mixed.status).toBe(409);
+      expect(mixed.body.param).toBe('cnpj');
+      expect(mixed.body.detail).toContain(first.id);
+      expect(mixed.body.detail).toContain(`this cpf belongs to customer ${second.id}`);
+      // The cpf clash names both external_ids and the remedy that works.
+      const byCpf = await sandbox.json<{ param: string; detail: string }>('POST', '/v3/customers', {
+        body: { cpf: CPF.plain, external_id: 'other' },
+      });
+      expect(byCpf.body.param).toBe('cpf');
+      expect(byCpf.body.detail).toContain('external_id "mei-1"; this request has "other"');
+      // The true retry still answers 200.
+      const retry = await sandbox.json<CustomerBody>('POST', '/v3/customers', {
+        body: { cpf: CPF.plain, cnpj: CNPJ.masked, external_id: 'mei-1' },
+      });
+      expect(retry.status).toBe(200);
+      expect(retry.body.id).toBe(first.id);
     });
 
     it('creates exactly one customer under 20 concurrent identical registrations', async () => {

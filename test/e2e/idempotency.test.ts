@@ -71,16 +71,55 @@ describe('Idempotency-Key', () => {
     expect(await credentialCount(sandbox)).toBe(2);
   });
 
-  it('caches final 4xx answers but not 401s', async () => {
+  it('does not cache a 400 from validation: the corrected retry with the same key is processed', async () => {
     const sandbox = createTestSandbox();
     const bad = await sandbox.request('POST', '/v3/auth/credentials', {
       body: {},
       headers: { 'Idempotency-Key': 'bad' },
     });
     expect(bad.status).toBe(400);
+    const corrected = await create(sandbox, 'bad', 'now valid');
+    expect(corrected.status).toBe(201);
+    expect(corrected.headers.get('Idempotent-Replayed')).toBeNull();
     const replay = await create(sandbox, 'bad', 'now valid');
-    expect(replay.status).toBe(400);
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await credentialCount(sandbox)).toBe(2);
+
+    const malformed = await sandbox.request('POST', '/v3/auth/credentials', {
+      body: '{"name":',
+      headers: { 'Idempotency-Key': 'malformed' },
+    });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { code: string }).code).toBe('malformed_json');
+    expect((await create(sandbox, 'malformed', 'fixed')).status).toBe(201);
+  });
+
+  it('processes a valid request that waited on a malformed one with the same key', async () => {
+    const sandbox = createTestSandbox();
+    await sandbox.token();
+    const [bad, good] = await Promise.all([
+      sandbox.request('POST', '/v3/auth/credentials', { body: {}, headers: { 'Idempotency-Key': 'pair' } }),
+      create(sandbox, 'pair', 'valid'),
+    ]);
+    expect(bad.status).toBe(400);
+    expect(good.status).toBe(201);
+    expect(good.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(await credentialCount(sandbox)).toBe(2);
+  });
+
+  it('caches a 422 refused by a rule, and never a 401', async () => {
+    const sandbox = createTestSandbox();
+    const refused = await sandbox.request('POST', '/v3/customers', {
+      body: { cpf: '111.111.111-11' },
+      headers: { 'Idempotency-Key': 'rule' },
+    });
+    expect(refused.status).toBe(422);
+    const again = await sandbox.request('POST', '/v3/customers', {
+      body: { cpf: '529.982.247-25' },
+      headers: { 'Idempotency-Key': 'rule' },
+    });
+    expect(again.status).toBe(422);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
 
     const unauthorized = await sandbox.request('POST', '/v3/auth/credentials', {
       body: { name: 'x' },
@@ -115,5 +154,74 @@ describe('Idempotency-Key', () => {
     });
     expect(b.headers.get('Idempotent-Replayed')).toBeNull();
     expect(((await a.json()) as { id: string }).id).not.toBe(((await b.json()) as { id: string }).id);
+  });
+});
+
+describe('Idempotency-Key bound to its operation', () => {
+  it('answers 422 idempotency_key_reused naming the first operation and leaks nothing of its response', async () => {
+    const sandbox = createTestSandbox();
+    const endpoint = await sandbox.json<{ secret: string; id: string }>('POST', '/v3/webhooks/endpoints', {
+      body: { url: 'https://example.com/hook' },
+      headers: { 'Idempotency-Key': 'k1' },
+    });
+    expect(endpoint.status).toBe(201);
+
+    const reused = await sandbox.request('POST', '/v3/customers', {
+      body: { cpf: '529.982.247-25' },
+      headers: { 'Idempotency-Key': 'k1' },
+    });
+    const text = await reused.text();
+    expect(reused.status).toBe(422);
+    expect(reused.headers.get('Idempotent-Replayed')).toBeNull();
+    const problem = JSON.parse(text) as { code: string; detail: string; param: string };
+    expect(problem.code).toBe('idempotency_key_reused');
+    expect(problem.param).toBe('Idempotency-Key');
+    expect(problem.detail).toContain('POST /v3/webhooks/endpoints');
+    expect(text).not.toContain(endpoint.body.secret);
+    expect(text).not.toContain(endpoint.body.id);
+    const customers = await sandbox.json<{ data: unknown[] }>('GET', '/v3/customers');
+    expect(customers.body.data).toHaveLength(0);
+  });
+
+  it('binds the key to the path too: the same operation on another resource is refused', async () => {
+    const sandbox = createTestSandbox();
+    const a = await sandbox.json<{ id: string }>('POST', '/v3/customers', {
+      body: { cpf: '529.982.247-25' },
+    });
+    const b = await sandbox.json<{ id: string }>('POST', '/v3/customers', {
+      body: { cpf: '123.456.789-09' },
+    });
+    const first = await sandbox.request('POST', `/v3/customers/${a.body.id}/biometrics`, {
+      headers: { 'Idempotency-Key': 'bio' },
+    });
+    expect(first.status).toBe(200);
+    const other = await sandbox.json<{ code: string; detail: string }>(
+      'POST',
+      `/v3/customers/${b.body.id}/biometrics`,
+      { headers: { 'Idempotency-Key': 'bio' } },
+    );
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('idempotency_key_reused');
+    expect(other.body.detail).toContain(`/v3/customers/${a.body.id}/biometrics`);
+    const same = await sandbox.request('POST', `/v3/customers/${a.body.id}/biometrics`, {
+      headers: { 'Idempotency-Key': 'bio' },
+    });
+    expect(same.status).toBe(200);
+    expect(same.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+
+  it('refuses the same key on another operation sent at the same time as the first', async () => {
+    const sandbox = createTestSandbox();
+    await sandbox.token();
+    const [first, second] = await Promise.all([
+      create(sandbox, 'race-op', 'cred'),
+      sandbox.request('POST', '/v3/webhooks/endpoints', {
+        body: { url: 'https://example.com/hook' },
+        headers: { 'Idempotency-Key': 'race-op' },
+      }),
+    ]);
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(422);
+    expect(((await second.json()) as { code: string }).code).toBe('idempotency_key_reused');
   });
 });

@@ -90,7 +90,8 @@ describe('biometrics', () => {
     expect(after.kyc.find((i) => i.type === 'biometrics')).toEqual({
       kind: 'document',
       type: 'biometrics',
-      description: 'Facial biometrics (liveness capture)',
+      description:
+        'Facial biometrics (liveness capture): not uploaded; start a capture session with POST /v3/customers/{id}/biometrics',
       status: 'approved',
       message: null,
       uploaded_at: '2026-03-02T12:00:00.000Z',

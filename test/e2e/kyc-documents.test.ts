@@ -120,6 +120,17 @@ describe('POST /v3/customers/{id}/documents', () => {
     await expectUnchanged(sandbox, customer, 1);
   });
 
+  it('tells the client, in the item and in the refusal, that biometrics use the capture session', async () => {
+    const sandbox = createTestSandbox();
+    const customer = await createCustomer(sandbox);
+    const item = customer.kyc.find((i) => i.type === 'biometrics');
+    expect(item?.kind).toBe('document');
+    expect(item?.description).toContain('not uploaded');
+    expect(item?.description).toContain('POST /v3/customers/{id}/biometrics');
+    const res = await upload(sandbox, customer.id, 'biometrics');
+    expect(String(res.body.detail)).toContain('POST /v3/customers/{id}/biometrics');
+  });
+
   it('refuses a data item type (a correction is made with PATCH)', async () => {
     const sandbox = createTestSandbox();
     const customer = await createCustomer(sandbox);

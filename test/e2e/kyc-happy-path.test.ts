@@ -21,7 +21,8 @@ function item(type: string, status: string, uploaded_at: string | null, descript
 const FRONT = 'Identity document (RG or CNH), front';
 const BACK = 'Identity document (RG or CNH), back';
 const SELFIE = 'Selfie holding the identity document';
-const BIO = 'Facial biometrics (liveness capture)';
+const BIO =
+  'Facial biometrics (liveness capture): not uploaded; start a capture session with POST /v3/customers/{id}/biometrics';
 
 describe('KYC happy path', () => {
   it('takes an individual from pending_kyc to active with every event, payload and order', async () => {

@@ -297,7 +297,8 @@ describe('payments refusals and partial payments', () => {
     [{ amount: 10 }, 'amount'],
     [{ amount: '0.00' }, 'amount'],
     [{ amount: '-1.00' }, 'amount'],
-    [{ amount: '10.5' }, 'amount'],
+    [{ amount: '10.505' }, 'amount'],
+    [{ amount: '0' }, 'amount'],
     [{ amount: '10.00', installment_number: 0 }, 'installment_number'],
     [{ amount: '10.00', installment_number: '1' }, 'installment_number'],
   ])('answers 400 for the malformed payment %j', async (body, param) => {
@@ -343,6 +344,14 @@ describe('payments refusals and partial payments', () => {
       },
     );
     expect(oldest.body.installment_number).toBe(1);
+  });
+
+  it('accepts an amount with fewer than 2 places and answers it normalized', async () => {
+    const sandbox = createTestSandbox();
+    const { loan } = await activeLoan(sandbox);
+    const res = await post(sandbox, `/v3/sandbox/loans/${loan.id}/payments`, { amount: '10.5' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ amount: '10.50', installment_number: 1 });
   });
 
   it('keeps a partial payment as partially_paid, then overdue on the rest', async () => {

@@ -136,6 +136,10 @@ describe('a loan from registration to finished', () => {
     expect((await getLoan(sandbox, loanId)).status).toBe('processing');
     await advanceClock(sandbox, { by: '1s' });
     const ccb = `CCB-20260302-${loanId.slice(-10).toUpperCase()}`;
+    // The contract exists: GET shows the signing_url its event announces, at the same instant.
+    const generated = await getLoan(sandbox, loanId);
+    const signingUrl = generated.signing_url as string;
+    expect(signingUrl).toMatch(new RegExp(`^http://sandbox\\.test/hosted/contracts/${loanId}/[\\w-]{32}$`));
     const contract = {
       ...base,
       id: loanId,
@@ -143,15 +147,13 @@ describe('a loan from registration to finished', () => {
       ccb_number: ccb,
       updated_at: at(62),
     };
-    expect(await getLoan(sandbox, loanId)).toEqual(contract);
+    const generatedView = { ...contract, signing_url: signingUrl };
+    expect(generated).toEqual(generatedView);
     await advanceClock(sandbox, { by: '1s' });
     const awaiting = await getLoan(sandbox, loanId);
-    const signingUrl = awaiting.signing_url as string;
-    expect(signingUrl).toMatch(new RegExp(`^http://sandbox\\.test/hosted/contracts/${loanId}/[\\w-]{32}$`));
     expect(awaiting).toEqual({
-      ...contract,
+      ...generatedView,
       status: 'awaiting_signatures',
-      signing_url: signingUrl,
       updated_at: at(63),
     });
 
@@ -335,7 +337,7 @@ describe('a loan from registration to finished', () => {
     expect(credit.map(shape)).toEqual([
       ['credit_offer.available', T0, offer],
       ['loan.created', at(60), { ...base, id: loanId }],
-      ['loan.contract_generated', at(62), { ...contract, signing_url: signingUrl }],
+      ['loan.contract_generated', at(62), generatedView],
       ['loan.awaiting_signatures', at(63), awaiting],
       ['loan.signed', at(signedAt), signedView],
       ['loan.disbursing', at(signedAt + 2), disbursingView],

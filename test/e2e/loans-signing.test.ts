@@ -92,10 +92,10 @@ describe('hosted signing page', () => {
     const sim = await simulate(sandbox, offer.id, '1000.00', 12);
     const loan = await createLoan(sandbox, offer.id, sim.id);
     await advanceClock(sandbox, { by: '2s' });
-    // contract_generated: the event already carries the URL the contract will be signed at.
+    // contract_generated: the event and the loan show the URL the contract will be signed at.
     const [generated] = await eventsOf(sandbox, 'loan.contract_generated');
     const path = new URL(String(generated?.data.signing_url)).pathname;
-    expect((await getLoan(sandbox, loan.id)).signing_url).toBeNull();
+    expect((await getLoan(sandbox, loan.id)).signing_url).toBe(`http://sandbox.test${path}`);
     const early = await (await open(sandbox, path)).text();
     expect(early).toContain('being sent for signature');
     expect(early).not.toContain('/sign"');

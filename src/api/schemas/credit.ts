@@ -10,9 +10,32 @@ export const Money = z
   .regex(MONEY, 'must be a decimal string with exactly 2 places, e.g. "5000.00"')
   .openapi({ example: '5000.00' });
 
+// An amount a client sends: up to 12 integer digits without leading zeros and at most 2 places.
+const MONEY_INPUT = /^(0|[1-9]\d{0,11})(\.\d{1,2})?$/;
+
+/**
+ * An amount a client sends ("5000", "1000.5", "1000.50"): any non-negative decimal string with at
+ * most 2 places. The operation answers it normalized to exactly 2 places ("5000.00").
+ */
+export const MoneyInput = z
+  .string()
+  .regex(MONEY_INPUT, {
+    error: (issue) =>
+      typeof issue.input === 'string' && /^\d+\.\d{3,}$/.test(issue.input)
+        ? `has more than 2 decimal places ("${issue.input}"); send at most 2, e.g. "1000.50"`
+        : 'must be a non-negative decimal string with at most 2 places, e.g. "5000" or "5000.00"',
+  })
+  .openapi({ example: '5000.00' });
+
 /** A money amount above zero. */
 // Money's pattern allows no leading zeros, so "0.00" is the only way to write zero.
 export const PositiveMoney = Money.refine((value) => value !== '0.00', 'must be greater than 0.00');
+
+/** A client-sent amount above zero (see MoneyInput). */
+export const PositiveMoneyInput = MoneyInput.refine(
+  (value) => !/^0(\.0{1,2})?$/.test(value),
+  'must be greater than 0.00',
+);
 
 export const IsoDateString = z
   .string()
@@ -62,7 +85,10 @@ export const OfferListQuery = z.object({
 
 export const CreateSimulationBody = z
   .object({
-    requested_amount: Money.openapi({ description: "Between the offer's min_amount and approved_amount" }),
+    requested_amount: MoneyInput.openapi({
+      description:
+        'Between the offer\'s min_amount and approved_amount; at most 2 decimal places ("5000", "5000.5" and "5000.50" are accepted and answered as "5000.00" / "5000.50")',
+    }),
     installment_count: z
       .number()
       .int()

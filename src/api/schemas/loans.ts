@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { DateTime } from './common.js';
-import { IsoDateString, Money, PositiveMoney } from './credit.js';
+import { IsoDateString, Money, PositiveMoneyInput } from './credit.js';
 
 export const LoanStatus = z.enum([
   'processing',
@@ -33,11 +33,10 @@ export const LoanSchema = z
       description: 'Credit note number, from contract_generated on',
       example: 'CCB-20260302-0000000001',
     }),
-    signing_url: z
-      .string()
-      .url()
-      .nullable()
-      .openapi({ description: 'Hosted contract page; only while awaiting_signatures, otherwise null' }),
+    signing_url: z.string().url().nullable().openapi({
+      description:
+        'Hosted contract page; from contract_generated until the loan leaves awaiting_signatures (signing buttons only while awaiting_signatures), otherwise null',
+    }),
     disbursement: z
       .object({
         method: z.literal('pix'),
@@ -121,8 +120,8 @@ export const FailLoanBody = z
 
 export const PaymentBody = z
   .object({
-    amount: PositiveMoney.openapi({
-      description: "At most the installment's amount_outstanding",
+    amount: PositiveMoneyInput.openapi({
+      description: "At most the installment's amount_outstanding; at most 2 decimal places",
       example: '945.60',
     }),
     installment_number: z

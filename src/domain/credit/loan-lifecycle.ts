@@ -1,7 +1,7 @@
 import type { LoanRecord } from '../../store/records.js';
 import { ApiError } from '../errors.js';
 import { magicBehaviour } from '../magic-profiles.js';
-import { ccbNumber, pixEndToEndId, signingToken, signingUrl } from './contract-ids.js';
+import { ccbNumber, pixEndToEndId, signingToken } from './contract-ids.js';
 import type { CreditContext } from './credit-context.js';
 import { createInstallments } from './installment-jobs.js';
 import { CREDIT_JOBS } from './jobs.js';
@@ -18,14 +18,10 @@ import { scheduleNextOffer } from './offers.js';
 /** processing -> contract_generated: the CCB gets its number and a signing page. */
 export function generateContract(ctx: CreditContext, loan: LoanRecord): LoanRecord {
   const token = signingToken(ctx.randomBytes);
-  const row = transitionLoan(
-    ctx,
-    loan,
-    'generate_contract',
-    { ccb_number: ccbNumber(loan.id, ctx.clock.nowMs()), signing_token: token },
-    // The loan shows signing_url only while awaiting signatures; the event already announces it.
-    { signing_url: signingUrl(ctx.publicUrl, loan.id, token) },
-  );
+  const row = transitionLoan(ctx, loan, 'generate_contract', {
+    ccb_number: ccbNumber(loan.id, ctx.clock.nowMs()),
+    signing_token: token,
+  });
   ctx.schedule(
     CREDIT_JOBS.requestSignature,
     { loan_id: loan.id },

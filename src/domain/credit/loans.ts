@@ -29,7 +29,17 @@ export type LoanView = {
   updated_at: string;
 };
 
-/** The loan as the API and its events show it; `signing_url` only while awaiting signatures. */
+/**
+ * Statuses in which a loan shows its `signing_url`: from the moment the contract exists (its
+ * `loan.contract_generated` event announces the URL, so GET at that instant must agree) until the
+ * loan leaves `awaiting_signatures`. The page offers its buttons only while awaiting signatures.
+ */
+const SIGNING_URL_STATUSES: ReadonlySet<LoanRecord['status']> = new Set([
+  'contract_generated',
+  'awaiting_signatures',
+]);
+
+/** The loan as the API and its events show it (the same view in both). */
 export function loanView(loan: LoanRecord, publicUrl: string): LoanView {
   return {
     id: loan.id,
@@ -45,7 +55,7 @@ export function loanView(loan: LoanRecord, publicUrl: string): LoanView {
     total_loan_amount: loan.total_loan_amount,
     ccb_number: loan.ccb_number,
     signing_url:
-      loan.status === 'awaiting_signatures' && loan.signing_token !== null
+      SIGNING_URL_STATUSES.has(loan.status) && loan.signing_token !== null
         ? signingUrl(publicUrl, loan.id, loan.signing_token)
         : null,
     disbursement: loan.disbursement,

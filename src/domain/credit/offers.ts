@@ -134,7 +134,17 @@ export function transitionOffer(
     assertOfferAvailable(ctx, offer);
     throw new Error(`offer ${offer.id} cannot ${action} from ${offer.status}`);
   }
-  const row = ctx.store.creditOffers.replace({ ...offer, status: next, updated_at: ctx.clock.iso() });
+  const now = ctx.clock.iso();
+  // An offer expired early (control call) says when: `valid_until` never lies in the future of
+  // an expired offer. The expiry job runs at `valid_until` itself, where this changes nothing.
+  const validUntil =
+    action === 'expire' && ctx.clock.nowMs() < Date.parse(offer.valid_until) ? now : offer.valid_until;
+  const row = ctx.store.creditOffers.replace({
+    ...offer,
+    status: next,
+    valid_until: validUntil,
+    updated_at: now,
+  });
   const event = OFFER_ACTION_EVENTS[action];
   if (event) ctx.emit(event, offerView(row));
   return row;

@@ -13,7 +13,7 @@ import { firstDueDateFor } from './offer-terms.js';
 import { assertOfferAvailable, findOffer } from './offers.js';
 
 export interface SimulationInput {
-  /** A 2-decimal string (the route has checked the format). */
+  /** A non-negative decimal string with at most 2 places (the route has checked the format). */
   requested_amount: string;
   installment_count: number;
 }
@@ -77,19 +77,21 @@ export function createSimulation(
 ): SimulationRecord {
   const offer = findOffer(ctx, offerId);
   assertOfferAvailable(ctx, offer, 'credit_offer_id');
-  assertWithinOffer(offer, input);
+  // "5000" and "5000.5" are accepted and simulated (and answered) as "5000.00" and "5000.50".
+  const requested = formatMoney(toDecimal(input.requested_amount));
+  assertWithinOffer(offer, { ...input, requested_amount: requested });
 
   const simulationDate = clockDate(ctx);
   let result: LoanSimulation;
   try {
     result = simulateLoan({
-      requestedAmount: input.requested_amount,
+      requestedAmount: requested,
       monthlyRatePercent: offer.interest_rate,
       installmentCount: input.installment_count,
       simulationDate,
       firstDueDate: firstDueDateFor(offer.due_date_rule, simulationDate),
       borrower: offer.borrower,
-      feesAmount: feeFor(offer, input.requested_amount),
+      feesAmount: feeFor(offer, requested),
     });
   } catch (error) {
     // Terms the offer allows always simulate; this only guards against custom offer terms.

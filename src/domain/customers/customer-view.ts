@@ -10,15 +10,18 @@ export type KycItemView = {
   uploaded_at: string | null;
 };
 
-/** The public Customer: every spec field, nullable ones as null. */
+/**
+ * The public Customer: every spec field, nullable ones as null. `name`, `email` and `phone` are
+ * strings in the spec (not "string or null"): one the partner never sent is an empty string.
+ */
 export type CustomerView = {
   id: string;
   status: CustomerRecord['status'];
   cpf: string;
   cnpj: string | null;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
+  name: string;
+  email: string;
+  phone: string;
   trading_name: string | null;
   external_id: string | null;
   kyc: KycItemView[];
@@ -43,9 +46,9 @@ export function customerView(row: CustomerRecord): CustomerView {
     status: row.status,
     cpf: row.cpf,
     cnpj: row.cnpj,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
+    name: row.name ?? '',
+    email: row.email ?? '',
+    phone: row.phone ?? '',
     trading_name: row.trading_name,
     external_id: row.external_id,
     kyc: row.kyc.map(kycItemView),
@@ -61,9 +64,9 @@ export function createdEventData(row: CustomerRecord) {
     status: row.status,
     cpf: row.cpf,
     cnpj: row.cnpj,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
+    name: row.name ?? '',
+    email: row.email ?? '',
+    phone: row.phone ?? '',
     trading_name: row.trading_name,
     external_id: row.external_id,
   };

@@ -18,8 +18,10 @@ export interface NewCustomer {
 
 /**
  * Registers a customer in pending_kyc with the requirements of its profile and announces
- * `customer.created`. A cpf/cnpj already registered answers the existing customer when the
- * `external_id` is the same (a safe retry) and 409 otherwise. Synchronous from lookup to insert,
+ * `customer.created`. "The same cpf/cnpj" (spec) means the request's cpf is the customer's and its
+ * cnpj, when sent, belongs to no other customer: with the same `external_id` that is a safe retry
+ * answering the existing customer; with another, 409 `param: cpf`. A cnpj held by a customer
+ * other than the cpf's answers 409 `param: cnpj` whatever the external_id. Synchronous from lookup to insert,
  * so concurrent identical requests cannot both create.
  */
 export function registerCustomer(
@@ -37,13 +39,21 @@ export function registerCustomer(
   if (byCpf && (!byCnpj || byCnpj === byCpf) && byCpf.external_id === externalId) {
     return { customer: byCpf, created: false };
   }
-  const clash =
-    byCnpj && byCnpj !== byCpf ? { field: 'cnpj', row: byCnpj } : byCpf && { field: 'cpf', row: byCpf };
-  if (clash) {
+  // A cnpj is one company's: held by a customer other than the cpf's, it refuses the request
+  // whatever the external_id (a retry repeats the cpf, so it cannot be one).
+  if (byCnpj && byCnpj !== byCpf) {
     throw new ApiError(
       'customer_exists',
-      `A customer with this ${clash.field} already exists: ${clash.row.id} (external_id ${JSON.stringify(clash.row.external_id)}; this request ${JSON.stringify(externalId)}). Send the same external_id to get it back, or read it with GET /v3/customers/${clash.row.id}.`,
-      { param: clash.field },
+      `The cnpj ${cnpj} is already registered to customer ${byCnpj.id}${byCpf ? `, while this cpf belongs to customer ${byCpf.id}` : ' under another cpf'}. A cnpj belongs to one customer whatever the external_id: register it with that customer's own cpf (repeating its cpf and external_id returns it), or read it with GET /v3/customers/${byCnpj.id}.`,
+      { param: 'cnpj' },
+    );
+  }
+  // Here the cpf's customer has another external_id (the same one returned it above).
+  if (byCpf) {
+    throw new ApiError(
+      'customer_exists',
+      `A customer with this cpf already exists: ${byCpf.id} with external_id ${JSON.stringify(byCpf.external_id)}; this request has ${JSON.stringify(externalId)}. Send the same external_id to get it back, or read it with GET /v3/customers/${byCpf.id}.`,
+      { param: 'cpf' },
     );
   }
 

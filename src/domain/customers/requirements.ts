@@ -8,9 +8,14 @@ export const UPLOAD_TYPES = {
   ccmei: 'MEI registration certificate (CCMEI)',
 } as const;
 
-/** The requirement captured on the hosted biometrics page (kind `document`, no upload). */
+/**
+ * The requirement captured on the hosted biometrics page. Its kind stays `document` (the spec's
+ * closed set is `document` | `data`; a new kind would break strictly typed clients), so the
+ * description tells the client it is not uploaded and names the endpoint that captures it.
+ */
 export const BIOMETRICS_TYPE = 'biometrics';
-const BIOMETRICS_LABEL = 'Facial biometrics (liveness capture)';
+export const BIOMETRICS_LABEL =
+  'Facial biometrics (liveness capture): not uploaded; start a capture session with POST /v3/customers/{id}/biometrics';
 
 /** Customer fields a reviewer can ask to correct (a `data` item), each fixed with PATCH. */
 export const DATA_FIELDS = {

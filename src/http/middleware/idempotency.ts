@@ -29,14 +29,35 @@ interface CapturedResponse {
   body: string;
 }
 
+interface InFlight {
+  operation: string;
+  /** Resolves with the response once the first request is done, and whether it was cached. */
+  done: Promise<{ captured: CapturedResponse; cached: boolean }>;
+}
+
+/**
+ * Statuses that say the request itself could not be read as an operation (malformed JSON, failed
+ * validation, a body too large or of the wrong type) or that the caller may not run it (403, like
+ * 401). They are not cached, so the corrected retry with the same key is processed; a 4xx refused
+ * by a rule after validation (404, 409, 422) is.
+ */
+const UNCACHED_STATUSES = new Set([400, 403, 413, 415]);
+
+function isCacheable(status: number): boolean {
+  return status < 500 && !UNCACHED_STATUSES.has(status);
+}
+
 /**
  * Replays the first final response for the same (partner, key) for 24 h of the partner clock.
- * The body is not compared (spec rule 3). 401 never reaches here and 429 happens before it, so
- * neither is cached; 5xx is not cached either, so a retry after a crash is processed again.
+ * The body is not compared (spec rule 3), but the key is bound to the operation (method and path)
+ * it was first used on: the same key on another operation answers 422 `idempotency_key_reused`,
+ * so a key can never return one operation's response (a webhook secret, say) to another.
+ * 401 never reaches here and 429 happens before it, so neither is cached; 5xx and malformed
+ * requests (see UNCACHED_STATUSES) are not cached either, so their retry is processed again.
  * A request whose key is still in flight waits for the first and answers its response.
  */
 export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  const inFlight = new Map<string, Promise<CapturedResponse>>();
+  const inFlight = new Map<string, InFlight>();
 
   return async (c, next) => {
     const key = c.req.header('idempotency-key');
@@ -49,39 +70,65 @@ export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
     }
     const partner = c.get('partner');
     const id = `${partner.id} ${key}`;
-    const now = c.get('clock').nowMs();
+    const operation = `${c.req.method} ${c.req.path}`;
 
+    // Wait for a request with this key still in flight; if its answer was not cached (a
+    // malformed request), this one is processed on its own.
+    for (let pending = inFlight.get(id); pending; pending = inFlight.get(id)) {
+      if (pending.operation !== operation) throw keyReused(operation, pending.operation);
+      const first = await pending.done;
+      if (first.cached) return replay(first.captured);
+    }
+
+    const now = c.get('clock').nowMs();
     const cached = deps.store.idempotency.get(id);
-    if (cached && cached.expires_at_ms > now) return replay(cached);
+    if (cached && cached.expires_at_ms > now) {
+      // Records written before keys were bound to operations carry none and replay as before.
+      if (cached.operation !== undefined && cached.operation !== operation) {
+        throw keyReused(operation, cached.operation);
+      }
+      return replay(cached);
+    }
     if (cached) deps.store.idempotency.delete(id);
 
-    const pending = inFlight.get(id);
-    if (pending) return replay(await pending);
-
-    let settle: (response: CapturedResponse) => void = () => {};
-    inFlight.set(id, new Promise((resolve) => (settle = resolve)));
+    let settle: (result: { captured: CapturedResponse; cached: boolean }) => void = () => {};
+    inFlight.set(id, { operation, done: new Promise((resolve) => (settle = resolve)) });
     try {
       await next();
       const captured = await capture(c.res);
       c.res = rebuild(captured);
-      if (captured.status < 500) {
+      const cacheable = isCacheable(captured.status);
+      if (cacheable) {
         const row: IdempotencyRecord = {
           id,
           seq: deps.store.nextSeq(),
           partner_id: partner.id,
+          operation,
           ...captured,
           expires_at_ms: now + IDEMPOTENCY_TTL_MS,
         };
         deps.store.idempotency.insert(row);
       }
-      settle(captured);
+      settle({ captured, cached: cacheable });
     } catch (error) {
-      settle({ status: 500, headers: { 'content-type': 'application/problem+json' }, body: '{}' });
+      settle({
+        captured: { status: 500, headers: { 'content-type': 'application/problem+json' }, body: '{}' },
+        cached: false,
+      });
       throw error;
     } finally {
       inFlight.delete(id);
     }
   };
+}
+
+/** Names only the first operation: its response (which may hold a secret) is never shown. */
+function keyReused(operation: string, first: string): ApiError {
+  return new ApiError(
+    'idempotency_key_reused',
+    `This Idempotency-Key was first used on ${first} and cannot be reused on ${operation} within 24 hours. Send a new key for each operation.`,
+    { param: 'Idempotency-Key' },
+  );
 }
 
 async function capture(res: Response): Promise<CapturedResponse> {
