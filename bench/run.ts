@@ -12,6 +12,7 @@ const BENCHES: { file: string; load: () => Promise<{ run: () => Promise<BenchRes
   { file: 'http-get.ts', load: () => import('./http-get.js') },
   { file: 'advance-scaling.ts', load: () => import('./advance-scaling.js') },
   { file: 'webhook-throughput.ts', load: () => import('./webhook-throughput.js') },
+  { file: 'data-journal.ts', load: () => import('./data-journal.js') },
 ];
 
 const sections: string[] = [];

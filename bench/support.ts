@@ -11,16 +11,20 @@ export function buildDist(): void {
 }
 
 /** Starts a bench server script in its own process (so it gets its own core) and waits for its port. */
-export async function startChild(script: string): Promise<{ port: number; child: ChildProcess }> {
+export async function startChild(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ port: number; child: ChildProcess; message: Record<string, unknown> }> {
   const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m) => resolve((m as { port: number }).port));
+  const message = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as Record<string, unknown>));
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
-  return { port, child };
+  return { port: message.port as number, child, message };
 }
 
 export interface LoadResult {

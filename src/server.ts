@@ -16,7 +16,7 @@ import {
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
-import { FilePersistence, memoryPersistence } from './store/persistence.js';
+import { openPersistence } from './store/open-persistence.js';
 import { Store } from './store/store.js';
 
 export interface ServeOptions {
@@ -24,6 +24,8 @@ export interface ServeOptions {
   host: string;
   /** JSON file to persist to; in-memory when absent. */
   dataFile?: string | undefined;
+  /** With `dataFile`: compact the journal once it holds this many bytes (default 16 MiB). */
+  journalLimitBytes?: number | undefined;
   /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
   publicUrl?: string | undefined;
   clockMode: AppConfig['clockMode'];
@@ -55,15 +57,18 @@ export interface RunningServer {
 
 export const consoleLogger: Logger = {
   info: (message) => console.log(message),
-  error: (message, error) => console.error(message, error),
+  error: (message, error) => (error === undefined ? console.error(message) : console.error(message, error)),
 };
 
 /** Builds the real dependencies, restores `--data`, and serves the app on a port. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const store = new Store(randomBytes(32).toString('base64url'));
-  const file = options.dataFile ? new FilePersistence(options.dataFile, store) : undefined;
-  if (file) await file.load();
   const log = options.log ?? consoleLogger;
+  const persistence = await openPersistence(store, {
+    dataFile: options.dataFile,
+    journalLimitBytes: options.journalLimitBytes,
+    log,
+  });
   const config: AppConfig = {
     publicUrl: '',
     webhookHttpHosts: options.webhookHttpHosts,
@@ -75,7 +80,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const deps: AppDeps = createDeps({
     store,
-    persistence: file ?? memoryPersistence,
+    persistence,
     ids: randomIds,
     randomBytes: cryptoRandomBytes,
     realNow: () => Date.now(),
@@ -126,7 +131,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),
       );
-      await deps.persistence.flush();
+      await deps.persistence.close();
     },
   };
 }

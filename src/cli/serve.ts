@@ -17,7 +17,12 @@ export function registerServe(program: Command): void {
     .option('-p, --port <port>', 'port to listen on (env PORT)', process.env.PORT ?? '8080')
     .option('--host <host>', 'interface to bind (env HOST)', process.env.HOST ?? '127.0.0.1')
     .option('--clock <mode>', 'how partner clocks start: running | frozen', 'running')
-    .option('--data <file>', 'persist to this JSON file (default: in memory)')
+    .option('--data <file>', 'persist to this JSON file and its FILE.journal (default: in memory)')
+    .option(
+      '--journal-limit <size>',
+      "with --data: compact the journal into the snapshot once it exceeds this size (and the snapshot's), e.g. 64kb, 16mb",
+      '16mb',
+    )
     .option('--public-url <url>', 'absolute URL partners reach the sandbox at (hosted pages, problem types)')
     .option('--webhook-http-hosts <hosts>', 'comma-separated hosts allowed as plain-http webhook targets', '')
     .option(
@@ -63,6 +68,9 @@ export function registerServe(program: Command): void {
         fail(`--port must be 0..65535, got "${opts.port}"`);
       if (!Number.isFinite(rateLimit) || rateLimit < 0)
         fail(`--rate-limit must be a number >= 0, got "${opts.rateLimit}"`);
+      const journalLimitBytes = parseSize(opts.journalLimit ?? '');
+      if (journalLimitBytes === null || journalLimitBytes < 1)
+        fail(`--journal-limit must be a size such as 65536, 64kb or 16mb, got "${opts.journalLimit}"`);
       const webhookTimeoutMs = Number(opts.webhookTimeout);
       if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) {
         fail(`--webhook-timeout must be a positive integer of milliseconds, got "${opts.webhookTimeout}"`);
@@ -103,6 +111,7 @@ export function registerServe(program: Command): void {
           port,
           host: opts.host ?? '127.0.0.1',
           dataFile: opts.data,
+          journalLimitBytes,
           publicUrl: opts.publicUrl,
           clockMode: opts.clock,
           webhookHttpHosts: (opts.webhookHttpHosts ?? '')
@@ -145,6 +154,14 @@ export function registerServe(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+}
+
+/** `65536`, `64kb`, `16mb`, `1gb` (powers of 1024) in bytes; null when unreadable. */
+function parseSize(text: string): number | null {
+  const match = /^(\d+)\s*(k|m|g)?b?$/i.exec(text.trim());
+  if (!match) return null;
+  const unit = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(match[2] ?? '').toLowerCase()] ?? 1;
+  return Number(match[1]) * unit;
 }
 
 function positiveInteger(value: string | undefined, flag: string): number {

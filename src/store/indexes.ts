@@ -79,6 +79,25 @@ export class SortedIndex<T> implements TableIndex<T> {
     }
     list.splice(this.lowerBound(list, row), 0, row);
   }
+  /**
+   * Adds many rows with one sort per group touched: a restore of n rows in random order (a name
+   * order) costs O(n log n) instead of n splices of O(n) each.
+   */
+  addAll(rows: readonly T[]): void {
+    const touched = new Set<T[]>();
+    for (const row of rows) {
+      const k = this.key(row);
+      if (k === undefined) continue;
+      let list = this.groups.get(k);
+      if (!list) {
+        list = [];
+        this.groups.set(k, list);
+      }
+      list.push(row);
+      touched.add(list);
+    }
+    for (const list of touched) list.sort(this.order);
+  }
   remove(row: T): void {
     const k = this.key(row);
     if (k === undefined) return;

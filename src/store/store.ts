@@ -171,6 +171,20 @@ export class Store {
     }
   }
 
+  /** The current rows of one persisted table (a compaction snapshots the store table by table). */
+  dumpTable(name: string): { id: string }[] {
+    const table = this.tables.find((t) => t.name === name);
+    if (!table) throw new Error(`no table named "${name}"`);
+    return table.dump();
+  }
+
+  /** How many rows the persisted tables hold together (for restore reports). */
+  rowCount(): number {
+    let rows = 0;
+    for (const table of this.tables) rows += table.size;
+    return rows;
+  }
+
   /** Names of the persisted tables, in restore order. */
   tableNames(): string[] {
     return this.tables.map((table) => table.name);

@@ -6,6 +6,8 @@ export interface TableIndex<T> {
   remove(row: T): void;
   /** Optional fast path for `replace`: swap in the new version (defaults to remove + add). */
   replace?(old: T, row: T): void;
+  /** Optional fast path for adding many rows at once (restores; defaults to `add` each). */
+  addAll?(rows: readonly T[]): void;
   clear(): void;
 }
 
@@ -124,9 +126,24 @@ export class Table<T extends { id: string }> {
   /** Applies a change set's rows for this table, as a replay (inserts or replaces, deletes). */
   apply(changes: { upserts: readonly T[]; deletes: readonly string[] }): void {
     for (const id of changes.deletes) this.delete(id);
+    const added: T[] = [];
     for (const row of changes.upserts) {
       if (this.rows.has(row.id)) this.replace(row);
-      else this.insert(row);
+      else added.push(row);
+    }
+    this.insertAll(added);
+  }
+
+  /** Inserts many new rows, letting each index add them in bulk (restores, replays). */
+  private insertAll(rows: readonly T[]): void {
+    for (const row of rows) {
+      if (this.rows.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
+      this.rows.set(row.id, row);
+      if (this.tracking) this.dirty.set(row.id, true);
+    }
+    for (const index of this.indexes) {
+      if (index.addAll) index.addAll(rows);
+      else for (const row of rows) index.add(row);
     }
   }
 
@@ -136,7 +153,7 @@ export class Table<T extends { id: string }> {
 
   load(rows: readonly T[]): void {
     this.clear();
-    for (const row of rows) this.insert(row);
+    this.insertAll(rows);
     this.dirty.clear();
   }
 }

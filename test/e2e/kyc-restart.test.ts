@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { randomIds } from '../../src/lib/ids.js';
-import { FilePersistence } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
 import {
   advance,
@@ -13,13 +12,14 @@ import {
   submitAllKyc,
   upload,
 } from '../support/customers.js';
+import { openJournal } from '../support/journal.js';
 import { createTestSandbox } from '../support/sandbox.js';
 
 describe('customers and KYC across a restart with --data', () => {
   it('restores customers, documents, pending reviews and hosted sessions', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'credit-sandbox-kyc-')), 'sandbox.json');
     const store = new Store(Buffer.alloc(32, 3).toString('base64url'));
-    const first = createTestSandbox({}, { store, persistence: new FilePersistence(path, store) });
+    const first = createTestSandbox({}, { store, persistence: await openJournal(path, store) });
     const reviewing = await createCustomer(first, { external_id: 'a' });
     await submitAllKyc(first, reviewing.id); // documents and KYC reviews are due later
     const capturing = await createCustomer(first, { cpf: CPF.other, name: 'Ana' });
@@ -30,10 +30,9 @@ describe('customers and KYC across a restart with --data', () => {
     );
 
     const restored = new Store('replaced-by-the-file');
-    await new FilePersistence(path, restored).load();
     const second = createTestSandbox(
       {},
-      { store: restored, persistence: new FilePersistence(path, restored), ids: randomIds },
+      { store: restored, persistence: await openJournal(path, restored), ids: randomIds },
     );
     expect((await second.json<CustomerBody>('GET', `/v3/customers/${reviewing.id}`)).body.status).toBe(
       'under_review',

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { randomIds } from '../../src/lib/ids.js';
-import { FilePersistence } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
 import {
   activeCustomer,
@@ -17,13 +16,14 @@ import {
   TIER_CPF,
   transactionsOf,
 } from '../support/credit.js';
+import { openJournal } from '../support/journal.js';
 import { createTestSandbox } from '../support/sandbox.js';
 
 describe('credit state across a restart with --data', () => {
   it('keeps offers, loans, the signing page and every pending job', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'credit-sandbox-')), 'sandbox.json');
     const store = new Store(Buffer.alloc(32, 3).toString('base64url'));
-    const first = createTestSandbox({}, { store, persistence: new FilePersistence(path, store) });
+    const first = createTestSandbox({}, { store, persistence: await openJournal(path, store) });
     const a = await activeCustomer(first, { cpf: TIER_CPF.standard });
     const b = await activeCustomer(first, { cpf: TIER_CPF.starter });
     const offer = (await offersOf(first, a.id))[0] as OfferBody;
@@ -37,10 +37,9 @@ describe('credit state across a restart with --data', () => {
     await advanceClock(first, { by: '0s' });
 
     const restored = new Store('another-key');
-    await new FilePersistence(path, restored).load();
     const second = createTestSandbox(
       {},
-      { store: restored, persistence: new FilePersistence(path, restored), ids: randomIds },
+      { store: restored, persistence: await openJournal(path, restored), ids: randomIds },
     );
     expect(await getLoan(second, loan.id)).toEqual(awaiting);
     const page = await second.app.request(`${new URL(awaiting.signing_url as string).pathname}/sign`, {

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, ensureDefaultPartner } from '../../src/default-partner.js';
-import { FilePersistence } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
+import { openJournal } from '../support/journal.js';
 import { createTestSandbox } from '../support/sandbox.js';
 
 describe('restart with --data', () => {
   it('restores credentials, clocks, idempotency cache and signing key, so tokens stay valid', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'credit-sandbox-')), 'sandbox.json');
     const store = new Store(Buffer.alloc(32, 3).toString('base64url'));
-    const first = createTestSandbox({}, { store, persistence: new FilePersistence(path, store) });
+    const first = createTestSandbox({}, { store, persistence: await openJournal(path, store) });
     const token = await first.token();
     const created = await first.request('POST', '/v3/auth/credentials', {
       token,
@@ -22,10 +22,9 @@ describe('restart with --data', () => {
     await first.json('POST', '/v3/sandbox/clock/advance', { token, body: { by: '30m' } });
 
     const restoredStore = new Store('a-new-key-that-must-be-replaced');
-    await new FilePersistence(path, restoredStore).load();
     const second = createTestSandbox(
       {},
-      { store: restoredStore, persistence: new FilePersistence(path, restoredStore) },
+      { store: restoredStore, persistence: await openJournal(path, restoredStore) },
     );
     const clock = await second.json<{ now: string; frozen: boolean }>('GET', '/v3/sandbox/clock', { token });
     expect(clock.status).toBe(200);

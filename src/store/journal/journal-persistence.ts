@@ -1,0 +1,235 @@
+import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Low } from 'lowdb';
+import { isEmptyChangeSet } from '../change-set.js';
+import type { Persistence } from '../persistence.js';
+import type { Store } from '../store.js';
+import { isMissing, type JournalPaths, journalPaths, syncDirectoryOf, writeAll } from './files.js';
+import { encodeEntry } from './line-format.js';
+import { mergeChangeSets } from './merge-changes.js';
+import { type RecoveryReport, recover } from './recovery.js';
+import { DEFAULT_CHUNK_BYTES, type JournalSnapshot, SnapshotFile } from './snapshot-file.js';
+
+/** The moments of a compaction, in order (tests copy the files at each to simulate a crash). */
+export type CompactionStep = 'rotated' | 'captured' | 'snapshot-replaced' | 'done';
+
+export interface JournalOptions {
+  /** Compact once the journal holds at least this many bytes… (default 16 MiB) */
+  compactMinBytes?: number;
+  /** …and at least this multiple of the snapshot's size, so compaction cost stays amortized. */
+  compactRatio?: number;
+  /** Bytes of snapshot JSON built between two writes of a compaction. */
+  chunkBytes?: number;
+  /** Where compaction failures go (they never fail a flush). */
+  onError?: (message: string, error: unknown) => void;
+  /** Called at each step of a compaction. */
+  onCompactionStep?: (step: CompactionStep) => void;
+}
+
+export const DEFAULT_COMPACT_MIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The embedded backend for `--data FILE`: each flush appends the store's change set as one
+ * checksummed line to FILE.journal and fsyncs it before the flush resolves (group commit:
+ * flushes asked for while one is being written share the next one). When the journal outgrows
+ * the snapshot, a background compaction folds it into FILE (see `compact()`).
+ */
+export class JournalPersistence implements Persistence {
+  private readonly paths: JournalPaths;
+  private readonly snapshotFile: SnapshotFile;
+  /** Every file operation that must not interleave with an append runs on this chain. */
+  private tail: Promise<unknown> = Promise.resolve();
+  private pending: Promise<void> | null = null;
+  /** A change set whose write failed; the next write carries it along. */
+  private carry: ReturnType<Store['takeChangeSet']> | null = null;
+  private broken: Error | null = null;
+  private closed = false;
+  private compaction: Promise<void> | null = null;
+  /** How many compactions have completed (benchmarks and tests read it). */
+  compactions = 0;
+
+  private constructor(
+    file: string,
+    private readonly store: Store,
+    private readonly options: JournalOptions,
+    private handle: FileHandle,
+    private lastEntry: number,
+    /** Bytes in the active segment. */
+    public journalBytes: number,
+    /** Set while a compaction's segment (FILE.journal.compacting) is on disk. */
+    private compactingThrough: number | null,
+    snapshotFile: SnapshotFile,
+  ) {
+    this.paths = journalPaths(file);
+    this.snapshotFile = snapshotFile;
+  }
+
+  /**
+   * Restores `store` from FILE and its journal (cutting off a torn tail), opens the journal for
+   * appending and, if a crash interrupted a compaction, finishes it in the background.
+   */
+  static async open(
+    file: string,
+    store: Store,
+    options: JournalOptions = {},
+  ): Promise<{ persistence: JournalPersistence; report: RecoveryReport }> {
+    const paths = journalPaths(file);
+    const snapshotFile = new SnapshotFile(
+      paths.snapshot,
+      paths.snapshotTemp,
+      options.chunkBytes ?? DEFAULT_CHUNK_BYTES,
+    );
+    const state = await recover(paths, store, snapshotFile);
+    store.trackChanges();
+    const handle = await open(paths.journal, 'a');
+    await syncDirectoryOf(paths.journal);
+    const persistence = new JournalPersistence(
+      file,
+      store,
+      options,
+      handle,
+      state.lastEntry,
+      state.journalBytes,
+      state.compactingThrough,
+      snapshotFile,
+    );
+    if (state.compactingThrough !== null) persistence.compactInBackground();
+    return { persistence, report: state.report };
+  }
+
+  /** Size of the snapshot last read or written. */
+  get snapshotBytes(): number {
+    return this.snapshotFile.bytes;
+  }
+
+  flush(): Promise<void> {
+    if (this.pending) return this.pending;
+    const write = this.serially(() => {
+      // From here on, later changes need the next write: this one takes the change set now.
+      this.pending = null;
+      return this.append();
+    });
+    this.pending = write;
+    return write;
+  }
+
+  /** Writes what is pending, waits for a running compaction, and closes the journal. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flush();
+    this.closed = true;
+    await this.compaction?.catch(noop); // its failure was reported; the files stay consistent
+    await this.serially(async () => {
+      this.broken = new Error('the journal is closed');
+      await this.handle.close();
+    });
+  }
+
+  /**
+   * Folds the journal into a new snapshot. The active segment is renamed FILE.journal.compacting
+   * and a fresh FILE.journal takes new change sets; the store is captured table by table
+   * (yielding between tables), every captured row is made durable in the journal, and the
+   * snapshot is written in chunks and renamed over FILE; then the old segment is deleted.
+   * A crash at any step leaves files that restore the same world.
+   */
+  compact(): Promise<void> {
+    return this.startCompaction();
+  }
+
+  /** Starts a compaction nobody waits for: a failure is reported, and retried at the next threshold. */
+  private compactInBackground(): void {
+    this.startCompaction().catch((error: unknown) =>
+      (this.options.onError ?? noop)('journal compaction failed (it will be retried)', error),
+    );
+  }
+
+  private startCompaction(): Promise<void> {
+    this.compaction ??= this.runCompaction()
+      .then(() => {
+        this.compactions++;
+      })
+      .finally(() => {
+        this.compaction = null;
+      });
+    return this.compaction;
+  }
+
+  private async runCompaction(): Promise<void> {
+    const step = this.options.onCompactionStep ?? (() => {});
+    if (this.compactingThrough === null) {
+      await this.serially(async () => {
+        await this.handle.close();
+        await rename(this.paths.journal, this.paths.compacting);
+        this.handle = await open(this.paths.journal, 'a');
+        await syncDirectoryOf(this.paths.journal);
+        this.compactingThrough = this.lastEntry;
+        this.journalBytes = 0;
+      });
+    }
+    const through = this.compactingThrough as number;
+    step('rotated');
+    const tables: Record<string, unknown[]> = {};
+    for (const name of this.store.tableNames()) {
+      // Rows are immutable, so the arrays keep this moment's versions while requests go on.
+      tables[name] = this.store.dumpTable(name);
+      await nextTurn();
+    }
+    const meta = { ...this.store.meta };
+    // Rows captured after the rotation may be newer than the journal on disk: make them durable
+    // first, so the snapshot never holds a change that the journal could still lose.
+    await this.flush();
+    step('captured');
+    const db = new Low<JournalSnapshot>(this.snapshotFile, {
+      version: 1,
+      meta,
+      journal: { through },
+      tables,
+    });
+    await db.write();
+    step('snapshot-replaced');
+    await unlink(this.paths.compacting).catch((error: unknown) => {
+      if (!isMissing(error)) throw error;
+    });
+    await syncDirectoryOf(this.paths.compacting);
+    this.compactingThrough = null;
+    step('done');
+  }
+
+  private serially<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(noop, noop).then(task);
+    this.tail = run;
+    return run;
+  }
+
+  private async append(): Promise<void> {
+    if (this.broken) throw this.broken;
+    let changes = this.store.takeChangeSet();
+    if (this.carry) changes = mergeChangeSets(this.carry, changes);
+    this.carry = null;
+    if (isEmptyChangeSet(changes)) return;
+    const n = this.lastEntry + 1;
+    const line = encodeEntry({ n, meta: changes.meta, tables: changes.tables });
+    try {
+      await writeAll(this.handle, line);
+      await this.handle.datasync();
+    } catch (error) {
+      this.carry = changes;
+      // Cut off whatever part of the line reached the file, so the next append does not follow it.
+      await this.handle.truncate(this.journalBytes).catch((truncateError: unknown) => {
+        this.broken = new Error(`the journal cannot be written or repaired: ${String(truncateError)}`);
+      });
+      throw error;
+    }
+    this.lastEntry = n;
+    this.journalBytes += line.length;
+    if (this.shouldCompact()) this.compactInBackground();
+  }
+
+  private shouldCompact(): boolean {
+    if (this.closed || this.compaction) return false;
+    const min = this.options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
+    return this.journalBytes >= Math.max(min, this.snapshotBytes * (this.options.compactRatio ?? 1));
+  }
+}
+
+function noop(): void {}

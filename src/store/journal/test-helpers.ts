@@ -1,0 +1,21 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Store } from '../store.js';
+
+/** A fresh `--data` path in its own temporary directory. */
+export function tempDataFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'credit-sandbox-journal-')), 'data.json');
+}
+
+/** Inserts a partner row (the smallest row kind) and returns its id. */
+export function addPartner(store: Store, id: string, name = id): string {
+  store.partners.insert({
+    id,
+    seq: store.nextSeq(),
+    name,
+    created_at: '2026-01-01T00:00:00.000Z',
+    clock: { offset_ms: 0, frozen_at_ms: 1 },
+  });
+  return id;
+}
