@@ -1,12 +1,15 @@
 # syntax=docker/dockerfile:1
 # Build stage: install everything from the lockfile, compile TypeScript, keep only runtime deps.
+# --ignore-scripts: `prepare` (the build) needs src/, which is copied after the install; no
+# dependency needs an install script to compile or run.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev --ignore-scripts \
+  && find dist -name '*.map' -delete && find node_modules -depth -type d -empty -delete
 
 # Runtime stage: compiled output, production dependencies, fixtures and scenarios; non-root.
 FROM node:20-bookworm-slim

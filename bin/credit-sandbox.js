@@ -1,16 +1,13 @@
 #!/usr/bin/env node
-// Runs the TypeScript source through tsx when it is present (a checkout: never a stale build),
-// otherwise the compiled CLI in dist/ (the Docker image runs dist/cli/main.js directly).
+// Runs the compiled CLI in dist/ (the published package and the Docker image ship it; a checkout
+// builds it on `npm ci` through the `prepare` script and on `npm start`).
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const source = join(root, 'src', 'cli', 'main.ts');
-if (existsSync(source)) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import(pathToFileURL(source).href);
-} else {
-  await import(pathToFileURL(join(root, 'dist', 'cli', 'main.js')).href);
+const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js');
+if (!existsSync(main)) {
+  process.stderr.write('credit-sandbox: dist/ is missing; run `npm run build` in the checkout first.\n');
+  process.exit(1);
 }
+await import(pathToFileURL(main).href);

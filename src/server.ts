@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
 import { createDeps } from './deps.js';
 import type { Timings } from './domain/timings.js';
+import { type AccessLogFormat, attachAccessLog } from './http/access-log.js';
 import { createApp } from './http/app.js';
 import {
   type ConnectionCap,
@@ -47,6 +48,8 @@ export interface ServeOptions {
   maxConnectionsPerClient?: number | undefined;
   credential: DefaultCredential;
   log?: Logger;
+  /** One console line per request (`--log`); off when absent. */
+  accessLog?: AccessLogFormat | undefined;
 }
 
 export interface RunningServer {
@@ -54,6 +57,9 @@ export interface RunningServer {
   deps: AppDeps;
   close(): Promise<void>;
 }
+
+/** How long requests still running at shutdown may take before their connections are cut. */
+const CLOSE_GRACE_MS = 1000;
 
 export const consoleLogger: Logger = {
   info: (message) => console.log(message),
@@ -93,7 +99,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const app = createApp(deps);
   deps.engine.start();
   let cap: ConnectionCap | undefined;
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
       {
         // A request that still arrives on a connection refused by the cap is not run.
@@ -110,6 +116,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       },
       () => resolve(s),
     );
+    // A taken port (EADDRINUSE) rejects the start instead of crashing with a stack trace.
+    s.once('error', (error) => {
+      deps.engine.stop();
+      void deps.persistence.close().finally(() => reject(error));
+    });
     if (options.hosted) {
       cap = limitConnectionsPerClient(
         s as Server,
@@ -118,6 +129,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       );
     }
   });
+  if (options.accessLog && options.accessLog !== 'off') {
+    attachAccessLog(server, options.accessLog, (line) => process.stdout.write(`${line}\n`));
+  }
   const address = server.address() as AddressInfo;
   const shownHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
   config.publicUrl = (options.publicUrl ?? `http://${shownHost}:${address.port}`).replace(/\/$/, '');
@@ -127,11 +141,24 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     deps,
     close: async () => {
       deps.engine.stop();
-      await deps.webhooks.close();
-      await new Promise<void>((resolve, reject) =>
+      const closed = new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),
       );
-      await deps.persistence.close();
+      // Shutdown is bounded (docker stop allows a few seconds): idle keep-alive connections go
+      // now, requests still running get one second to answer, then their sockets are cut. A
+      // request cut off was never acknowledged, so nothing acknowledged is lost.
+      if ('closeIdleConnections' in server) server.closeIdleConnections();
+      const cut = setTimeout(() => {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }, CLOSE_GRACE_MS);
+      try {
+        await Promise.all([closed, deps.webhooks.close()]);
+      } finally {
+        clearTimeout(cut);
+        // Whatever the engine and the last requests wrote is on disk before the process ends
+        // (close flushes what is pending, then releases the journal).
+        await deps.persistence.close();
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { notFound } from '../domain/errors.js';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
 import type { SortedIndex } from '../store/indexes.js';
@@ -22,6 +23,18 @@ const list = createRoute({
   responses: {
     200: json(listOf(DeliverySchema, 'DeliveryList'), 'Deliveries'),
     ...problemResponses(400, ...COMMON_ERRORS),
+  },
+});
+
+const show = createRoute({
+  method: 'get',
+  path: '/sandbox/deliveries/{delivery_id}',
+  tags,
+  summary: 'One webhook delivery with its attempts',
+  request: { params: z.object({ delivery_id: z.string() }) },
+  responses: {
+    200: json(DeliverySchema, 'The delivery'),
+    ...problemResponses(404, ...COMMON_ERRORS),
   },
 });
 
@@ -72,6 +85,13 @@ export function sandboxDeliveryRoutes(deps: AppDeps) {
       matches,
     );
     return c.json({ data: page.data.map(deliveryView), has_more: page.has_more }, 200);
+  });
+
+  app.openapi(show, (c) => {
+    const id = c.req.valid('param').delivery_id;
+    const row = store.deliveries.get(id);
+    if (!row || row.partner_id !== c.get('partner').id) throw notFound('delivery', id);
+    return c.json(deliveryView(row), 200);
   });
 
   app.openapi(resend, (c) => {

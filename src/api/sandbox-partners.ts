@@ -1,9 +1,10 @@
-import { createRoute } from '@hono/zod-openapi';
-import { createPartner, partnerClock } from '../domain/partners.js';
+import { createRoute, z } from '@hono/zod-openapi';
+import { createPartner, partnerClock, partnersCreatedBy } from '../domain/partners.js';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
-import { COMMON_ERRORS, json, problemResponses } from './schemas/common.js';
-import { CreatePartnerBody, NewPartnerSchema } from './schemas/sandbox.js';
+import type { PartnerRecord } from '../store/records.js';
+import { COMMON_ERRORS, json, PageQuery, problemResponses } from './schemas/common.js';
+import { CreatePartnerBody, NewPartnerSchema, PartnerSchema } from './schemas/sandbox.js';
 
 const create = createRoute({
   method: 'post',
@@ -19,13 +20,48 @@ const create = createRoute({
   },
 });
 
+const list = createRoute({
+  method: 'get',
+  path: '/sandbox/partners',
+  tags: ['Sandbox control'],
+  summary: 'The partners this partner created, newest first',
+  description:
+    "Only partners created with this partner's token (`POST /sandbox/partners`) are listed, never their secrets: isolation holds, and a CI runner can find the workspaces it made.",
+  request: { query: PageQuery },
+  responses: {
+    200: json(
+      z.object({ data: z.array(PartnerSchema), has_more: z.boolean() }).openapi('PartnerList'),
+      'A page of partners',
+    ),
+    ...problemResponses(400, ...COMMON_ERRORS),
+  },
+});
+
 export function sandboxPartnerRoutes(deps: AppDeps) {
   const app = createRouter();
+  const view = (partner: PartnerRecord) => ({
+    id: partner.id,
+    name: partner.name,
+    created_at: partner.created_at,
+    clock: {
+      now: partnerClock(deps, partner.id).iso(),
+      frozen: partner.clock.frozen_at_ms !== null,
+    },
+  });
+  app.openapi(list, (c) => {
+    const query = c.req.valid('query');
+    const page = partnersCreatedBy(deps.store, c.get('partner').id, {
+      limit: query.limit,
+      startingAfter: query.starting_after,
+    });
+    return c.json({ data: page.data.map(view), has_more: page.has_more }, 200);
+  });
   app.openapi(create, (c) => {
     const body = c.req.valid('json') ?? {};
     const { partner, credential, secret } = createPartner(deps, {
       name: body.name ?? 'sandbox partner',
       clockMode: body.clock ?? deps.config.clockMode,
+      createdBy: c.get('partner').id,
     });
     const clock = partnerClock(deps, partner.id);
     return c.json(

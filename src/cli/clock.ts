@@ -8,6 +8,36 @@ interface ClockView {
 
 const show = (clock: ClockView) => `${clock.now}  (${clock.frozen ? 'frozen' : 'running'})`;
 
+/** Longer jumps need `--yes`: a typo must not age every loan by years. */
+const MAX_UNCONFIRMED_DAYS = 366;
+const DAY_MS = 86_400_000;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS } as const;
+/** An ISO 8601 date or date-time (Date.parse alone reads "35" as the year 2035). */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * The body of `POST /sandbox/clock/advance` for what the user typed: a duration (`35d`) or an
+ * ISO date-time. Anything else — a bare number above all, the `d` forgotten — is a usage error.
+ */
+export function advanceBody(target: string): { by: string } | { to: string } {
+  if (/^\d{1,7}[smhd]$/.test(target)) return { by: target };
+  if (/^\d+$/.test(target)) {
+    throw new UsageError(
+      `"${target}" has no unit: did you mean ${target}d? Durations are 90s, 15m, 2h, 35d; or give an ISO date-time like 2026-12-01T00:00:00Z.`,
+    );
+  }
+  if (ISO_DATE_TIME.test(target) && !Number.isNaN(Date.parse(target))) {
+    return { to: new Date(Date.parse(target)).toISOString() };
+  }
+  throw new UsageError(
+    `"${target}" is neither a duration (90s, 15m, 2h, 35d) nor a date-time (2026-12-01T00:00:00Z)`,
+  );
+}
+
+function durationMs(by: string): number {
+  return Number(by.slice(0, -1)) * UNIT_MS[by.slice(-1) as keyof typeof UNIT_MS];
+}
+
 /** `clock show | advance <duration> | freeze | resume`: the partner clock. */
 export function registerClock(program: Command): void {
   const clock = program.command('clock').description("read and move the partner's clock");
@@ -26,16 +56,21 @@ export function registerClock(program: Command): void {
   clock
     .command('advance')
     .argument('<duration-or-time>', 'a duration like 90s, 15m, 2h, 35d, or an ISO date-time to move to')
+    .option('--yes', `confirm a jump of more than ${MAX_UNCONFIRMED_DAYS} days (a clock never moves back)`)
     .description('move the clock forward; every timed job on the way runs, in order')
     .action(
-      action(async ({ client, out }, target: string) => {
-        const body = /^\d{1,7}[smhd]$/.test(target)
-          ? { by: target }
-          : !Number.isNaN(Date.parse(target))
-            ? { to: new Date(Date.parse(target)).toISOString() }
-            : undefined;
-        if (!body)
-          throw new UsageError(`"${target}" is neither a duration (90s, 15m, 2h, 35d) nor a date-time`);
+      action(async ({ client, out }, target: string, opts: { yes?: boolean }) => {
+        const body = advanceBody(target);
+        if (!opts.yes) {
+          const now = Date.parse((await client.call<ClockView>('GET', '/v3/sandbox/clock')).now);
+          const to = 'to' in body ? Date.parse(body.to) : now + durationMs(body.by);
+          const days = (to - now) / DAY_MS;
+          if (days > MAX_UNCONFIRMED_DAYS) {
+            throw new UsageError(
+              `advancing ${Math.round(days)} days would move the partner clock to ${new Date(to).toISOString()}, and a clock never moves back (only \`credit-sandbox reset\` starts it over). Add --yes if you mean it.`,
+            );
+          }
+        }
         const view = await client.call<ClockView>('POST', '/v3/sandbox/clock/advance', { body });
         out.result(view, () => `clock advanced to ${show(view)}`);
         return undefined;

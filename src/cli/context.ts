@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../default-partner.js';
 import { ApiCallError, SandboxClient, UnreachableError } from './client.js';
+import { sandboxBaseUrl } from './urls.js';
 
 /** Exit codes CI can rely on. */
 export const EXIT = {
@@ -48,7 +49,10 @@ export function cliContext(command: Command): CliContext {
   }>();
   const env = process.env;
   const client = new SandboxClient({
-    baseUrl: opts.url ?? (env.CREDIT_SANDBOX_URL || DEFAULT_URL),
+    baseUrl: sandboxBaseUrl(
+      opts.url ?? (env.CREDIT_SANDBOX_URL || DEFAULT_URL),
+      opts.url ? '--url' : env.CREDIT_SANDBOX_URL ? 'CREDIT_SANDBOX_URL' : '--url',
+    ),
     clientId: opts.clientId ?? (env.CREDIT_SANDBOX_CLIENT_ID || DEFAULT_CLIENT_ID),
     clientSecret: opts.clientSecret ?? (env.CREDIT_SANDBOX_CLIENT_SECRET || DEFAULT_CLIENT_SECRET),
   });

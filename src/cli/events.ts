@@ -14,12 +14,18 @@ interface EventPage {
   has_more: boolean;
 }
 
-/** One line per event: time, type, event id, the object it is about. */
-export function eventLine(event: SandboxEvent): string {
+/**
+ * One line per event: time, type, event id, the object it is about. `clockLabel` names the clock
+ * the time is on where a stream mixes it with real time (tail).
+ */
+export function eventLine(event: SandboxEvent, clockLabel = ''): string {
   const subject = typeof event.data.id === 'string' ? `  ${event.data.id}` : '';
   const status = typeof event.data.status === 'string' ? ` (${event.data.status})` : '';
-  return `${event.timestamp}  ${event.type.padEnd(26)} ${event.id}${subject}${status}`;
+  return `${event.timestamp}${clockLabel}  ${event.type.padEnd(26)} ${event.id}${subject}${status}`;
 }
+
+/** How tail and listen mark a partner-clock time (it can be days ahead of real time). */
+export const PARTNER_CLOCK = ' (partner clock)';
 
 /** `events list [--type] [--limit]` and `events tail [--type] [--max] [--timeout]`. */
 export function registerEvents(program: Command): void {
@@ -36,7 +42,9 @@ export function registerEvents(program: Command): void {
         const page = await client.call<EventPage>('GET', '/v3/sandbox/events', {
           query: { type: opts.type, limit },
         });
-        out.result(page.data, () => (page.data.length > 0 ? page.data.map(eventLine) : ['no events']));
+        out.result(page.data, () =>
+          page.data.length > 0 ? page.data.map((event) => eventLine(event)) : ['no events'],
+        );
         return undefined;
       }),
     );
@@ -60,7 +68,9 @@ export function registerEvents(program: Command): void {
           const intervalMs = positiveInt(opts.interval, '--interval');
           const tail = new EventTail(client, opts.type);
           await tail.start();
-          out.progress(`tailing ${opts.type ?? 'all'} events (Ctrl-C to stop)…`);
+          out.progress(
+            `tailing ${opts.type ?? 'all'} events (Ctrl-C to stop); event times are on the partner clock…`,
+          );
           const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + timeoutMs;
           let seen = 0;
           let stop = false;
@@ -69,7 +79,7 @@ export function registerEvents(program: Command): void {
           });
           while (!stop && performance.now() < deadline) {
             for (const event of await tail.poll()) {
-              out.line(event, eventLine(event));
+              out.line(event, eventLine(event, PARTNER_CLOCK));
               seen += 1;
               if (max !== undefined && seen >= max) return EXIT.ok;
             }

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { request } from 'undici';
 import { action, EXIT, FailedError, UsageError } from './context.js';
-import { positiveInt } from './events.js';
+import { PARTNER_CLOCK, positiveInt } from './events.js';
+import { absoluteUrl } from './urls.js';
 
 interface Endpoint {
   id: string;
@@ -52,12 +53,7 @@ export function registerListen(program: Command): void {
             timeout?: string;
           },
         ) => {
-          let forward: URL;
-          try {
-            forward = new URL(opts.forwardTo);
-          } catch {
-            throw new UsageError(`--forward-to must be a URL, got "${opts.forwardTo}"`);
-          }
+          const forward = absoluteUrl(opts.forwardTo, '--forward-to');
           const port = Number(opts.port);
           if (!Number.isInteger(port) || port < 0 || port > 65535)
             throw new UsageError(`--port must be 0..65535`);
@@ -78,18 +74,20 @@ export function registerListen(program: Command): void {
           const server = createServer((req, res) => {
             void relay(req, res, forward).then((result) => {
               relayed += 1;
-              const type = eventType(result.body);
+              const { type, timestamp } = eventSummary(result.body);
               out.line(
                 {
                   event: 'delivery',
                   webhook_id: result.webhookId,
                   type,
+                  event_timestamp: timestamp,
+                  relayed_at: new Date().toISOString(),
                   forwarded_to: forward.href,
                   status: result.status,
                   error: result.error,
                   duration_ms: result.durationMs,
                 },
-                `${new Date().toISOString()}  ${(type ?? '?').padEnd(26)} ${result.webhookId ?? ''}  → ${result.status}${result.error ? ` (${result.error})` : ''} [${result.durationMs} ms]`,
+                `${new Date().toISOString()} (real time)  ${(type ?? '?').padEnd(26)} ${result.webhookId ?? ''}  → ${result.status}${result.error ? ` (${result.error})` : ''} [${result.durationMs} ms]${timestamp ? `  event at ${timestamp}${PARTNER_CLOCK}` : ''}`,
               );
               if (max !== undefined && relayed >= max) finish(EXIT.ok);
             });
@@ -203,11 +201,15 @@ async function relay(req: IncomingMessage, res: ServerResponse, forward: URL): P
   }
 }
 
-function eventType(body: Buffer): string | undefined {
+/** The event's type and (partner-clock) timestamp, read from the delivered body. */
+function eventSummary(body: Buffer): { type: string | undefined; timestamp: string | undefined } {
   try {
-    const parsed = JSON.parse(body.toString('utf8')) as { type?: unknown };
-    return typeof parsed.type === 'string' ? parsed.type : undefined;
+    const parsed = JSON.parse(body.toString('utf8')) as { type?: unknown; timestamp?: unknown };
+    return {
+      type: typeof parsed.type === 'string' ? parsed.type : undefined,
+      timestamp: typeof parsed.timestamp === 'string' ? parsed.timestamp : undefined,
+    };
   } catch {
-    return undefined;
+    return { type: undefined, timestamp: undefined };
   }
 }

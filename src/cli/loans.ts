@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { SandboxClient } from './client.js';
 import { action, UsageError } from './context.js';
+import { positiveInt } from './events.js';
 
 export interface Loan {
   id: string;
@@ -48,9 +49,10 @@ function installmentLine(tx: Installment): string {
   return `  #${String(tx.installment_number).padStart(2)}  due ${tx.due_date}  ${tx.amount_due}  paid ${tx.amount_paid}  owes ${tx.amount_outstanding}  ${tx.status}${late}`;
 }
 
-/** QA shortcuts for loans: sign, decline, cancel, fail, pay, show. */
+/** Loans: list and show, and the QA shortcuts sign, decline, cancel, fail, pay. */
 export function registerLoans(program: Command): void {
-  const loans = program.command('loans').description('loan shortcuts for QA');
+  const loans = program.command('loans').description('loans, and shortcuts for QA');
+  registerLoanList(loans);
 
   for (const [name, summary] of [
     ['sign', 'all signatories sign the contract (awaiting_signatures -> signed)'],
@@ -168,4 +170,27 @@ async function owed(client: SandboxClient, loanId: string, installment: number |
     installment === undefined ? open[0] : txs.data.find((tx) => tx.installment_number === installment);
   if (target && Number(target.amount_outstanding) > 0) return target.amount_outstanding;
   return target?.amount_due ?? txs.data.at(-1)?.amount_due ?? '0.01';
+}
+
+/** `loans list [--customer] [--status]`: newest first. */
+function registerLoanList(loans: Command): void {
+  loans
+    .command('list')
+    .description('loans, newest first')
+    .option('--customer <customer-id>', 'only the loans of this customer')
+    .option('--status <status>', 'only loans in this status, e.g. active')
+    .option('-l, --limit <n>', 'how many (1..100)', '25')
+    .action(
+      action(async ({ client, out }, opts: { customer?: string; status?: string; limit: string }) => {
+        const page = await client.call<{ data: Loan[] }>('GET', '/v3/loans', {
+          query: {
+            customer_id: opts.customer,
+            status: opts.status,
+            limit: positiveInt(opts.limit, '--limit'),
+          },
+        });
+        out.result(page.data, () => (page.data.length ? page.data.map(loanLine) : ['no loans']));
+        return undefined;
+      }),
+    );
 }

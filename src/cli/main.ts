@@ -3,13 +3,16 @@ import { Command, CommanderError } from 'commander';
 import { registerClock } from './clock.js';
 import { addGlobalOptions, EXIT } from './context.js';
 import { registerCustomers } from './customers.js';
+import { registerDeliveries } from './deliveries.js';
 import { registerEvents } from './events.js';
 import { registerListen } from './listen.js';
 import { registerLoans } from './loans.js';
 import { registerPartners } from './partners.js';
+import { registerReset } from './reset.js';
 import { registerScenario } from './scenario.js';
 import { registerServe } from './serve.js';
 import { registerTrigger } from './trigger.js';
+import { registerWebhooks } from './webhooks.js';
 
 const program = new Command()
   .name('credit-sandbox')
@@ -28,6 +31,9 @@ registerTrigger(program);
 registerPartners(program);
 registerCustomers(program);
 registerLoans(program);
+registerReset(program);
+registerWebhooks(program);
+registerDeliveries(program);
 
 rejectUnknownCommand(program, process.argv.slice(2));
 

@@ -9,7 +9,14 @@ interface NewPartner {
   clock: { now: string; frozen: boolean };
 }
 
-/** `partners create`: an isolated workspace (parallel CI jobs take one each). */
+interface Partner {
+  id: string;
+  name: string;
+  created_at: string;
+  clock: { now: string; frozen: boolean };
+}
+
+/** `partners create | list`: isolated workspaces (parallel CI jobs take one each). */
 export function registerPartners(program: Command): void {
   const partners = program.command('partners').description('isolated partners (workspaces)');
   partners
@@ -32,6 +39,26 @@ export function registerPartners(program: Command): void {
           `  export CREDIT_SANDBOX_CLIENT_ID=${partner.client_id}`,
           `  export CREDIT_SANDBOX_CLIENT_SECRET=${partner.client_secret}`,
         ]);
+        return undefined;
+      }),
+    );
+
+  partners
+    .command('list')
+    .description('the partners created with this credential, newest first (never their secrets)')
+    .action(
+      action(async ({ client, out }) => {
+        const page = await client.call<{ data: Partner[] }>('GET', '/v3/sandbox/partners', {
+          query: { limit: 100 },
+        });
+        out.result(page.data, () =>
+          page.data.length
+            ? page.data.map(
+                (p) =>
+                  `${p.id}  ${p.name}  created ${p.created_at}  clock ${p.clock.now} (${p.clock.frozen ? 'frozen' : 'running'})`,
+              )
+            : ['no partners created with this credential yet (credit-sandbox partners create)'],
+        );
         return undefined;
       }),
     );

@@ -34,6 +34,7 @@ interface RunResult {
   params: Record<string, unknown>;
   steps: StepResult[];
   failed_step?: { index: number; name: string; detail: string };
+  captured: Record<string, unknown>;
 }
 
 const MARK = { passed: '✓', failed: '✗', skipped: '-' } as const;
@@ -238,7 +239,17 @@ function describeRun(run: RunResult, seconds: string, verbose: boolean): string[
         : [];
     return [line, ...detail, ...response].join('\n');
   });
-  return [...lines, '', summaryLine(run, seconds)];
+  const ids = capturedIds(run.captured);
+  return [...lines, '', ...(ids.length ? [`captured: ${ids.join(', ')}`] : []), summaryLine(run, seconds)];
+}
+
+/** `customer cust_…, loan ln_…`: the captured objects that have an id (all of them with --json). */
+function capturedIds(captured: Record<string, unknown> | undefined): string[] {
+  return Object.entries(captured ?? {}).flatMap(([name, value]) =>
+    value !== null && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string'
+      ? [`${name} ${(value as { id: string }).id}`]
+      : [],
+  );
 }
 
 function summaryLine(run: RunResult, seconds: string): string {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../default-partner.js';
 import { parseTimings, type Timings } from '../domain/timings.js';
+import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../http/access-log.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
@@ -45,6 +46,7 @@ export function registerServe(program: Command): void {
       'requests per second per partner; 0 turns it off',
       String(DEFAULT_RATE_LIMIT),
     )
+    .option('--log <format>', 'access log on the console: pretty | json | off', 'pretty')
     .option(
       '--headers-timeout <ms>',
       'a client that has not sent complete request headers within this many ms is answered 408 and cut off',
@@ -92,6 +94,9 @@ export function registerServe(program: Command): void {
       } catch (error) {
         fail((error as Error).message);
       }
+      const accessLog = opts.log as AccessLogFormat;
+      if (!ACCESS_LOG_FORMATS.includes(accessLog))
+        fail(`--log must be ${ACCESS_LOG_FORMATS.join(', ')}, got "${opts.log}"`);
       if (opts.clock !== 'running' && opts.clock !== 'frozen')
         fail(`--clock must be running or frozen, got "${opts.clock}"`);
       let credential: ReturnType<typeof defaultCredentialFromEnv>;
@@ -128,8 +133,21 @@ export function registerServe(program: Command): void {
           timings,
           credential,
           scenarioDirs: splitList(opts.scenarios),
+          accessLog,
         });
       } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+          console.error(
+            `credit-sandbox: port ${port} on ${opts.host} is already in use (another sandbox?). Pick another with --port <n> (or PORT=<n>), or --port 0 for any free port.`,
+          );
+          process.exit(1);
+        }
+        if ((error as NodeJS.ErrnoException).code === 'EACCES') {
+          console.error(
+            `credit-sandbox: not allowed to listen on port ${port} of ${opts.host}. Pick a port above 1023 with --port <n>.`,
+          );
+          process.exit(1);
+        }
         // A broken scenario file stops the start with the file, step and problem named.
         if ((error as Error).name === 'ScenarioFileError') {
           fail(`invalid scenario files:\n${(error as Error).message}`);
@@ -147,13 +165,52 @@ export function registerServe(program: Command): void {
       console.log(`  default partner ${DEFAULT_PARTNER_ID}`);
       console.log(`    client_id      ${credential.clientId}`);
       console.log(`    client_secret  ${credential.clientSecret}`);
-      const stop = async () => {
-        await server.close();
-        process.exit(0);
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      stopOnSignals(server.close);
     });
+}
+
+/** Longest a SIGTERM/SIGINT shutdown may take (docker stop waits 10 s before SIGKILL). */
+const STOP_DEADLINE_MS = 2000;
+
+/**
+ * SIGTERM or SIGINT (docker stop, kill, Ctrl-C, npm forwarding its own signal) stops the server
+ * cleanly: no new connections, pending writes flushed, a line saying it stopped, exit 0. A
+ * second signal, or a shutdown that overruns its deadline, ends the process at once (exit 1).
+ */
+function stopOnSignals(close: () => Promise<void>): void {
+  let stopping = false;
+  const stop = (reason: string) => {
+    if (stopping) {
+      console.error(`credit-sandbox: ${reason} again, exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`credit-sandbox: ${reason}, stopping…`);
+    setTimeout(() => {
+      console.error(`credit-sandbox: did not stop within ${STOP_DEADLINE_MS} ms, exiting`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    close().then(
+      () => {
+        console.log('credit-sandbox stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        console.error('credit-sandbox: error while stopping', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT received'));
+  process.on('SIGTERM', () => stop('SIGTERM received'));
+  // Under `npm start` / `npx`, npm hands its SIGTERM to the `sh -c` it started, and sh does not
+  // pass it on: the server would be left orphaned. When that shell is gone, stop as if signalled.
+  if (process.env.npm_command) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) stop('npm exited');
+    }, 250).unref();
+  }
 }
 
 /** `65536`, `64kb`, `16mb`, `1gb` (powers of 1024) in bytes; null when unreadable. */

@@ -9,11 +9,14 @@ import { action, FailedError, type Output, UsageError } from './context.js';
 import type { Customer } from './customers.js';
 import type { SandboxEvent } from './events.js';
 import type { Installment, Loan } from './loans.js';
+import { OVERRIDABLE, type Overrides, parseOverrides } from './trigger-overrides.js';
 
 /** What a trigger run has created so far. */
 interface Journey {
   client: SandboxClient;
   cpf: string;
+  /** `--set field=value`: what the user wants different from the defaults. */
+  overrides: Overrides;
   customer?: Customer;
   offer?: { id: string; installments?: number; min_installments?: number; min_amount: string };
   loan?: Loan;
@@ -68,8 +71,15 @@ const STAGES = {
   customer: {
     label: 'register a customer',
     async run(j) {
+      const { name, email, phone, external_id } = j.overrides;
       j.customer = await j.client.call<Customer>('POST', '/v3/customers', {
-        body: { cpf: j.cpf, name: 'Trigger Test', email: `trigger+${j.cpf}@example.com` },
+        body: {
+          cpf: j.cpf,
+          name: name ?? 'Trigger Test',
+          email: email ?? `trigger+${j.cpf}@example.com`,
+          ...(phone !== undefined ? { phone } : {}),
+          ...(external_id !== undefined ? { external_id } : {}),
+        },
         accept: [200, 201],
       });
     },
@@ -123,8 +133,8 @@ const STAGES = {
         `/v3/credit-offers/${offer.id}/simulations`,
         {
           body: {
-            requested_amount: offer.min_amount,
-            installment_count: offer.installments ?? offer.min_installments,
+            requested_amount: j.overrides.amount ?? offer.min_amount,
+            installment_count: j.overrides.installments ?? offer.installments ?? offer.min_installments,
           },
         },
       );
@@ -208,21 +218,33 @@ export function registerTrigger(program: Command): void {
       '--cpf <cpf>',
       'CPF of the customer to create (default: a fresh valid CPF; a magic CPF forces its outcome)',
     )
+    .option(
+      '--set <field=value>',
+      `override a field of what is created (repeatable): ${Object.keys(OVERRIDABLE).join(', ')}`,
+      (value: string, previous: string[]) => [...previous, value],
+      [],
+    )
     .description(
       'create the objects an event needs and drive them (control calls, clock advances) until it fires',
     )
     .action(
-      action(async ({ client, out }, type: string, opts: { cpf?: string }) => {
+      action(async ({ client, out }, type: string, opts: { cpf?: string; set: string[] }) => {
         if (!(ALL_EVENT_TYPES as readonly string[]).includes(type)) {
           throw new UsageError(`unknown event type "${type}". Known: ${ALL_EVENT_TYPES.join(', ')}`);
         }
-        const event = await trigger(client, type as EventType, opts.cpf ?? freshCpf(), out);
-        return event;
+        const overrides = parseOverrides(opts.set);
+        return trigger(client, type as EventType, opts.cpf ?? freshCpf(), overrides, out);
       }),
     );
 }
 
-async function trigger(client: SandboxClient, type: EventType, cpf: string, out: Output): Promise<number> {
+async function trigger(
+  client: SandboxClient,
+  type: EventType,
+  cpf: string,
+  overrides: Overrides,
+  out: Output,
+): Promise<number> {
   const latest = async () =>
     (await client.call<{ data: SandboxEvent[] }>('GET', '/v3/sandbox/events', { query: { type, limit: 1 } }))
       .data[0];
@@ -230,6 +252,7 @@ async function trigger(client: SandboxClient, type: EventType, cpf: string, out:
   const journey: Journey = {
     client,
     cpf,
+    overrides,
     async check() {
       if (journey.fired) return true;
       const newest = await latest();

@@ -3,12 +3,15 @@ import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { CredentialRecord, PartnerRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { issueCredential } from './credentials.js';
+import { ApiError } from './errors.js';
 
 export interface NewPartner {
   id?: string;
   name: string;
   clockMode: 'running' | 'frozen';
   credential?: { clientId: string; clientSecret: string };
+  /** The partner creating it, which can list it later. */
+  createdBy?: string;
 }
 
 export interface PartnerSources {
@@ -38,6 +41,7 @@ export function createPartner(
     name: input.name,
     created_at: new Date(sources.realNow()).toISOString(),
     clock: initialClock(input.clockMode, sources.realNow()),
+    ...(input.createdBy ? { created_by: input.createdBy } : {}),
   });
   const { row, secret } = issueCredential(
     {
@@ -51,4 +55,31 @@ export function createPartner(
     input.credential,
   );
   return { partner, credential: row, secret };
+}
+
+/**
+ * The partners `partnerId` created, newest first, one page (`startingAfter` is the last id of the
+ * previous page). A plain scan: partners number in the tens (one per CI job), not millions.
+ */
+export function partnersCreatedBy(
+  store: Store,
+  partnerId: string,
+  page: { limit: number; startingAfter?: string | undefined },
+): { data: PartnerRecord[]; has_more: boolean } {
+  const rows = [...store.partners.values()]
+    .filter((partner) => partner.created_by === partnerId)
+    .sort((a, b) => b.seq - a.seq);
+  let start = 0;
+  if (page.startingAfter !== undefined) {
+    const at = rows.findIndex((partner) => partner.id === page.startingAfter);
+    if (at < 0) {
+      throw new ApiError(
+        'invalid_cursor',
+        `starting_after "${page.startingAfter}" is not an item of this list. Pass the id of the last item of the previous page.`,
+        { param: 'starting_after' },
+      );
+    }
+    start = at + 1;
+  }
+  return { data: rows.slice(start, start + page.limit), has_more: rows.length > start + page.limit };
 }

@@ -10,11 +10,15 @@ import {
 } from '../domain/customers/biometrics.js';
 import { ApiError } from '../domain/errors.js';
 import { formatCpf } from '../finance/cpf.js';
-import type { BiometricsSessionRecord, CustomerRecord } from '../store/records.js';
+import type { CustomerRecord } from '../store/records.js';
 import type { AppDeps } from './deps.js';
+import { badge, clockLine, dateTimeBr, type Tone } from './hosted-format.js';
 import { escapeHtml, page } from './html.js';
+import { partnerClockReading } from './signing-page.js';
 
 const TITLE = 'Biometric capture';
+/** The marker on every capture page: no real liveness check happens here. */
+const MARKER = 'Sandbox — not a real biometric capture. No camera is used and nothing is verified.';
 type Status = 200 | 400 | 404 | 409 | 410 | 413;
 
 /**
@@ -36,7 +40,7 @@ export function hostedBiometricsRoutes(deps: AppDeps): Hono {
   app.get(path, (c) => {
     const found = load(deps, c.req.param('token'));
     if (!found) return c.html(notFoundPage(), 404);
-    const { status, html } = render(found.session, found.customer, found.nowMs);
+    const { status, html } = render(found);
     return c.html(html, status);
   });
 
@@ -57,7 +61,7 @@ export function hostedBiometricsRoutes(deps: AppDeps): Hono {
       // Expired, already used, or no longer needed: show the page as it stands now.
       const again = load(deps, c.req.param('token'));
       if (!again) return c.html(notFoundPage(), 404);
-      const { status, html } = render(again.session, again.customer, again.nowMs);
+      const { status, html } = render(again);
       return c.html(html, status === 200 ? 409 : status);
     }
     await deps.persistence.flush();
@@ -78,22 +82,23 @@ function load(deps: AppDeps, token: string) {
   const session = sessionByToken(deps.store, token);
   const customer = session ? deps.store.customers.get(session.customer_id) : undefined;
   if (!session || !customer) return undefined;
-  return { session, customer, nowMs: deps.engine.clock(session.partner_id).nowMs() };
+  const clock = partnerClockReading(deps, session.partner_id);
+  return { session, customer, nowMs: clock.nowMs, clock, realNowMs: deps.realNow() };
 }
 
-function render(
-  session: BiometricsSessionRecord,
-  customer: CustomerRecord,
-  nowMs: number,
-): { status: Status; html: string } {
+function render(found: NonNullable<ReturnType<typeof load>>): { status: Status; html: string } {
+  const { session, customer, nowMs } = found;
   const who = `<p>Customer: <strong>${escapeHtml(displayName(customer))}</strong></p>`;
+  const clock = clockLine(found.clock, found.realNowMs);
+  const result = (text: string, tone: Tone) => `<p>${badge(text, tone, 'result')}</p>`;
+  const page = (title: string, body: string) => markedPage(title, `${body}${clock}`);
   const state = sessionState(session, nowMs);
   if (state === 'approved') {
     return {
       status: 200,
       html: page(
         TITLE,
-        `<h1>${TITLE}</h1>${who}<p><span class="badge" id="result">Capture approved</span></p><p>Thank you. You can close this window and return to the app.</p>`,
+        `<h1>${TITLE}</h1>${who}${result('Capture approved', 'ok')}<p>Thank you. You can close this window and return to the app.</p>`,
       ),
     };
   }
@@ -102,7 +107,7 @@ function render(
       status: 200,
       html: page(
         TITLE,
-        `<h1>${TITLE}</h1>${who}<p><span class="badge" id="result">Capture failed</span></p><p>Return to the app to start a new capture.</p>`,
+        `<h1>${TITLE}</h1>${who}${result('Capture failed', 'fail')}<p>Return to the app to start a new capture.</p>`,
       ),
     };
   }
@@ -111,7 +116,7 @@ function render(
       status: 410,
       html: page(
         TITLE,
-        `<h1>${TITLE}</h1>${who}<p><span class="badge" id="result">Session expired</span></p><p>This capture session expired at ${escapeHtml(session.expires_at)}. Return to the app and start the capture again.</p>`,
+        `<h1>${TITLE}</h1>${who}${result('Session expired', 'expired')}<p>This capture session expired at ${dateTimeBr(Date.parse(session.expires_at))} (partner clock). Return to the app and start the capture again.</p>`,
       ),
     };
   }
@@ -120,7 +125,7 @@ function render(
       status: 200,
       html: page(
         TITLE,
-        `<h1>${TITLE}</h1>${who}<p><span class="badge" id="result">Already approved</span></p><p>The biometrics of this customer are already approved; nothing more is needed.</p>`,
+        `<h1>${TITLE}</h1>${who}${result('Already approved', 'ok')}<p>The biometrics of this customer are already approved; nothing more is needed.</p>`,
       ),
     };
   }
@@ -130,7 +135,7 @@ function render(
       TITLE,
       `<h1>${TITLE}</h1>${who}
 <p>This page stands in for the biometrics provider's liveness capture. In the sandbox you choose how the capture ends.</p>
-<p>The session expires at <code>${escapeHtml(session.expires_at)}</code>.</p>
+<p>The session expires at <strong>${dateTimeBr(Date.parse(session.expires_at))}</strong> on the partner clock.</p>
 <form method="post">
 <button type="submit" name="outcome" value="approved" class="primary">Approve</button>
 <button type="submit" name="outcome" value="rejected">Fail</button>
@@ -153,5 +158,9 @@ function notFoundPage(): string {
 }
 
 function notice(text: string): string {
-  return page(TITLE, `<h1>${TITLE}</h1><p>${escapeHtml(text)}</p>`);
+  return markedPage(TITLE, `<h1>${TITLE}</h1><p>${escapeHtml(text)}</p>`);
+}
+
+function markedPage(title: string, body: string): string {
+  return page(title, body, { marker: MARKER });
 }

@@ -8,6 +8,7 @@ import { ApiError } from '../domain/errors.js';
 import { dueDateSchedule, formatCpf } from '../finance/index.js';
 import type { LoanRecord, SimulationRecord } from '../store/records.js';
 import type { AppDeps } from './deps.js';
+import { badge, brl, clockLine, dateBr, percentBr, type Tone } from './hosted-format.js';
 import { escapeHtml, page } from './html.js';
 
 /**
@@ -37,6 +38,7 @@ export function signingPageRoutes(deps: AppDeps): Hono {
     page(
       'Contract link not valid',
       '<h1>Contract link not valid</h1><p>This contract link is unknown or incomplete. Open the <code>signing_url</code> of the loan exactly as the API returned it.</p>',
+      { marker: CONTRACT_MARKER },
     );
 
   app.get(`${HOSTED_CONTRACTS_PATH}/:loan_id/:token`, (c) => {
@@ -74,13 +76,23 @@ export function signingPageRoutes(deps: AppDeps): Hono {
   return app;
 }
 
-/** "10000.00" as a Brazilian reader writes it: R$ 10.000,00. */
-export function brl(value: string): string {
-  const [units = '0', cents = '00'] = value.split('.');
-  return `R$ ${units.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${cents}`;
-}
-
 const money = (value: string) => escapeHtml(brl(value));
+const percent = (value: number) => escapeHtml(percentBr(value.toFixed(2)));
+
+/** The marker on every contract page: a person must never take it for a real CCB. */
+export const CONTRACT_MARKER = 'Sandbox — not a real contract. Nothing here is binding and no money moves.';
+
+const TONE: Record<LoanRecord['status'], Tone> = {
+  processing: 'wait',
+  contract_generated: 'wait',
+  awaiting_signatures: 'wait',
+  signed: 'ok',
+  disbursing: 'ok',
+  active: 'ok',
+  finished: 'ok',
+  cancelled: 'fail',
+  error: 'fail',
+};
 
 function pagePath(actionPath: string, action: string): string {
   return actionPath.slice(0, -(action.length + 1));
@@ -114,15 +126,18 @@ function contractPage(
     ],
     ['Fees', money(simulation.fees_amount)],
     ['Net amount credited to you (pix)', money(simulation.amount)],
-    ['Interest', `${money(simulation.interest_amount)} at ${simulation.interest_percentage}% a month`],
+    [
+      'Interest',
+      `${money(simulation.interest_amount)} at ${percent(simulation.interest_percentage)} a month`,
+    ],
     ['Total to repay', money(simulation.total_loan_amount)],
-    ['CET (total effective cost)', `${simulation.cet_percentage}% a year`],
+    ['CET (total effective cost)', `${percent(simulation.cet_percentage)} a year`],
     ['Installments', `${simulation.number_of_installments} × ${money(simulation.installments_value)}`],
   ];
   const schedule = dueDateSchedule(simulation.first_due_date, simulation.number_of_installments)
     .map(
       (date, k) =>
-        `<tr><td>${k + 1}</td><td>${date}</td><td>${money(simulation.installments_value)}</td></tr>`,
+        `<tr><td>${k + 1}</td><td>${dateBr(date)}</td><td>${money(simulation.installments_value)}</td></tr>`,
     )
     .join('');
   const notice =
@@ -141,13 +156,23 @@ function contractPage(
   return page(
     `Contract ${loan.ccb_number ?? loan.id}`,
     `<h1>Cédula de Crédito Bancário ${escapeHtml(loan.ccb_number ?? '')}</h1>
-<p><span class="badge" id="status">${escapeHtml(loan.status)}</span> Loan <code>${escapeHtml(loan.id)}</code></p>
+<p>${badge(loan.status, TONE[loan.status] ?? 'wait', 'status')} Loan <code>${escapeHtml(loan.id)}</code></p>
 ${customer ? `<p>Borrower: ${escapeHtml(customer.name ?? '')} · CPF ${escapeHtml(formatCpf(customer.cpf))}${customer.cnpj ? ` · CNPJ ${escapeHtml(customer.cnpj)}` : ''}</p>` : ''}
 ${notice}
 <table><tbody>${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</tbody></table>
 <h2>Installment schedule</h2>
 <table><thead><tr><th>#</th><th>Due date</th><th>Amount</th></tr></thead><tbody>${schedule}</tbody></table>
 <p>Late payment: a 2% fine plus default interest of 1% a month pro rata die on the unpaid amount.</p>
-${actions}`,
+${actions}
+${clockLine(partnerClockReading(deps, loan.partner_id), deps.realNow())}`,
+    { marker: CONTRACT_MARKER },
   );
+}
+
+/** The partner clock as the page shows it: its reading and whether it is frozen. */
+export function partnerClockReading(deps: AppDeps, partnerId: string): { nowMs: number; frozen: boolean } {
+  return {
+    nowMs: deps.engine.clock(partnerId).nowMs(),
+    frozen: deps.store.partners.get(partnerId)?.clock.frozen_at_ms != null,
+  };
 }

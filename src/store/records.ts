@@ -15,6 +15,8 @@ export interface PartnerRecord {
   name: string;
   created_at: string;
   clock: ClockState;
+  /** The partner whose token created it (`POST /sandbox/partners`); absent for the default one. */
+  created_by?: string;
 }
 
 export type CredentialStatus = 'active' | 'revoked';

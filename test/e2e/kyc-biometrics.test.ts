@@ -140,8 +140,9 @@ describe('biometrics', () => {
     const expired = await sandbox.app.request(path);
     expect(expired.status).toBe(410);
     const html = await expired.text();
-    expect(html).toContain('Session expired');
-    expect(html).toContain('2026-03-02T12:15:00.000Z');
+    expect(html).toContain('<span class="badge expired" id="result">Session expired</span>');
+    expect(html).toContain('expired at 02/03/2026 12:15 UTC (partner clock)');
+    expect(html).toContain('Sandbox — not a real biometric capture');
     expect(html).not.toContain('<form');
     const click = await clickButton(sandbox, path, 'approved');
     expect(click.status).toBe(410);

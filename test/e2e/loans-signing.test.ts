@@ -42,11 +42,15 @@ describe('hosted signing page', () => {
       'R$ 206,87',
       'R$ 9.793,13',
       'R$ 11.347,20',
-      '31.83% a year',
+      '31,83% a year',
+      '2,00% a month',
       '12 × R$ 945,60',
-      '2026-04-02',
-      '2027-03-02',
+      '02/04/2026',
+      '02/03/2027',
       '123.456.007-05',
+      'Sandbox — not a real contract',
+      'partner clock: <strong>',
+      '· real time ',
     ]) {
       expect(html).toContain(text);
     }

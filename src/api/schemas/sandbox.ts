@@ -40,3 +40,12 @@ export const NewPartnerSchema = z
     client_secret: z.string().openapi({ description: 'Shown only in this response' }),
   })
   .openapi('NewPartner');
+
+export const PartnerSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    created_at: DateTime,
+    clock: ClockSchema,
+  })
+  .openapi('Partner');

@@ -62,5 +62,9 @@ export const RunResultSchema = z
       .object({ index: z.number().int(), name: z.string(), detail: z.string() })
       .optional()
       .openapi({ description: 'Present when status is failed' }),
+    captured: z.record(z.string(), z.unknown()).openapi({
+      description:
+        'Every value the run captured, by name (e.g. `customer`, `offer`, `loan`): the objects a CI job seeded, with their ids',
+    }),
   })
   .openapi('ScenarioRun');

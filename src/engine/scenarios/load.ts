@@ -244,7 +244,20 @@ class StepChecker {
     }
     const before = this.problems.length;
     const step = this.build(parsed.data, index, problem);
-    return this.problems.length === before ? step : undefined;
+    const explain = parsed.data.explain === undefined ? [] : [parsed.data.explain].flat();
+    for (const path of explain) {
+      try {
+        parsePath(path);
+      } catch (error) {
+        problem(`explain: ${(error as Error).message}`);
+      }
+    }
+    if (!step || this.problems.length !== before) return undefined;
+    return {
+      ...step,
+      ...(parsed.data.always ? { always: true } : {}),
+      ...(explain.length ? { explain } : {}),
+    };
   }
 
   private build(s: StepFileShape, index: number, problem: (message: string) => void): Step | undefined {

@@ -76,6 +76,42 @@ describe('running a scenario', () => {
     expect(run.steps[0]?.response).toEqual({ status: 200, body: { id: 'ln_1', status: 'processing' } });
   });
 
+  it('still runs `always` steps (clean-up) after a failure, explains the failure and returns the captures', async () => {
+    const { deps, sent } = fakeApi();
+    const run = await runScenario(
+      scenario(`  - name: read the loan
+    request: { method: GET, path: /v3/loans/ln_1 }
+    capture: { loan: body }
+  - name: it is active
+    expect: loan.status == active
+    explain: [loan.id, loan.missing]
+  - name: skipped
+    advance: 1s
+  - name: clean up
+    request: { method: GET, path: "/v3/loans/\${loan.id}" }
+    always: true
+`),
+      {},
+      deps,
+    );
+    expect(run.steps.map((s) => s.status)).toEqual(['passed', 'failed', 'skipped', 'passed']);
+    expect(run.failed_step).toEqual({
+      index: 2,
+      name: 'it is active',
+      detail:
+        'expected loan.status == active, but loan.status is "processing" (loan.id is "ln_1"; loan.missing is undefined)',
+    });
+    expect(sent.map((r) => r.path)).toEqual(['/v3/loans/ln_1', '/v3/loans/ln_1']);
+    expect(run.captured).toEqual({ loan: { id: 'ln_1', status: 'processing' } });
+  });
+
+  it('rejects an explain that is not a path', () => {
+    const bad = `  - expect: params.x == 1
+    explain: "a b"
+`;
+    expect(() => scenario(bad, 'params: { x: 1 }\n')).toThrow(/explain: /);
+  });
+
   it("reports an unexpected status with the problem's own words", async () => {
     const { deps } = fakeApi();
     const run = await runScenario(

@@ -2,7 +2,7 @@ import { clockDurationMs, formatDuration, realDurationMs } from './durations.js'
 import { type Expression, evaluate, show } from './expressions.js';
 import { coerceParam, RUNS_HINT, RUNS_PATH } from './load.js';
 import { ScenarioError } from './paths.js';
-import { interpolate, interpolateText, resolveDefined, type Scope } from './scope.js';
+import { interpolate, interpolateText, resolve, resolveDefined, type Scope } from './scope.js';
 import type {
   AdvanceStep,
   ExpectStep,
@@ -64,6 +64,8 @@ export interface RunResult {
   params: Record<string, unknown>;
   steps: StepResult[];
   failed_step?: { index: number; name: string; detail: string };
+  /** What the run captured (customer, offer, loan…), so a CI job can use what it seeded. */
+  captured: Record<string, unknown>;
 }
 
 /** A param given for a run is unknown, missing or of the wrong type. */
@@ -129,7 +131,10 @@ export function resolveParams(
   return values;
 }
 
-/** Runs a scenario's steps in order; stops at the first failing step (the rest are `skipped`). */
+/**
+ * Runs a scenario's steps in order; after the first failing step the rest are `skipped`, except
+ * `always` steps (clean-up), which still run.
+ */
 export async function runScenario(
   scenario: Scenario,
   params: Record<string, unknown>,
@@ -141,12 +146,16 @@ export async function runScenario(
   };
   const steps = await runSteps(scenario.steps, scope, deps, deps.onStep);
   const failed = steps.find((step) => step.status === 'failed');
+  const captured = Object.fromEntries(
+    Object.entries(scope.values).filter(([name]) => name !== 'params' && name !== 'run'),
+  );
   return {
     scenario: scenario.name,
     status: failed ? 'failed' : 'passed',
     params,
     steps,
     ...(failed ? { failed_step: { index: failed.index, name: failed.name, detail: failed.detail } } : {}),
+    captured,
   };
 }
 
@@ -159,7 +168,7 @@ async function runSteps(
   const results: StepResult[] = [];
   let failed = false;
   for (const step of steps) {
-    if (failed) {
+    if (failed && !step.always) {
       const skipped: StepResult = {
         index: step.index,
         name: step.name,
@@ -174,7 +183,7 @@ async function runSteps(
     const result = await runStep(step, scope, deps);
     results.push(result);
     onStep?.(result);
-    failed = result.status === 'failed';
+    failed ||= result.status === 'failed';
   }
   return results;
 }
@@ -193,19 +202,40 @@ async function runStep(step: Step, scope: Scope, deps: RunnerDeps): Promise<Step
             : step.kind === 'include'
               ? await includeStep(step, scope, deps, outcome)
               : expectStep(step, scope, outcome);
-    return { ...base, status: ok ? 'passed' : 'failed', detail: outcome.detail, ...responseOf(outcome) };
+    const detail = ok ? outcome.detail : explained(step, outcome.detail, outcome.scope ?? scope);
+    return { ...base, status: ok ? 'passed' : 'failed', detail, ...responseOf(outcome) };
   } catch (error) {
     const detail =
       error instanceof ScenarioError
         ? error.message
         : `unexpected error: ${(error as Error).message ?? String(error)}`;
-    return { ...base, status: 'failed', detail, ...responseOf(outcome) };
+    return {
+      ...base,
+      status: 'failed',
+      detail: explained(step, detail, outcome.scope ?? scope),
+      ...responseOf(outcome),
+    };
   }
+}
+
+/** A failure detail with the values of the step's `explain` paths (why it failed, not only what). */
+function explained(step: Step, detail: string, scope: Scope): string {
+  if (!step.explain?.length) return detail;
+  const values = step.explain.map((path) => {
+    try {
+      return `${path} is ${show(resolve(path, scope))}`;
+    } catch {
+      return `${path} is undefined`;
+    }
+  });
+  return `${detail} (${values.join('; ')})`;
 }
 
 interface Outcome {
   detail: string;
   response?: IncomingResponse;
+  /** The scope the step last looked at (with `response` and its captures). */
+  scope?: Scope;
 }
 
 function responseOf(outcome: Outcome): Pick<StepResult, 'response'> {
@@ -228,6 +258,7 @@ async function requestStep(
     return false;
   }
   const local = capture(step.capture, scope, sent.response);
+  outcome.scope = local;
   const verdict = check(step.expect, local);
   outcome.detail = `${sent.line} → ${sent.response.status}${verdict.detail ? `; ${verdict.detail}` : ''}`;
   return verdict.ok;
@@ -291,6 +322,7 @@ async function waitStep(step: WaitStep, scope: Scope, deps: RunnerDeps, outcome:
         return false;
       }
       local = capture(step.capture, scope, sent.response, { lenient: true });
+      outcome.scope = local;
     }
     const verdict = check(step.until, local, { lenient: true });
     if (verdict.ok) {

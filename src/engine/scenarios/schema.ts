@@ -58,6 +58,10 @@ export const StepFile = z.strictObject({
   timeout: z.string().optional(),
   interval: z.string().optional(),
   max_tries: z.number().int().min(1).max(10_000).optional(),
+  /** Runs even after an earlier step failed: clean-up (delete what the run registered). */
+  always: z.boolean().optional(),
+  /** Paths whose values are added to the step's failure detail (e.g. the last attempt's error). */
+  explain: Conditions.optional(),
 });
 
 export const ScenarioFile = z.strictObject({

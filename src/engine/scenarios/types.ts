@@ -27,6 +27,10 @@ interface StepBase {
   /** 1-based position in the file. */
   index: number;
   name: string;
+  /** Runs even after an earlier step failed (clean-up). */
+  always?: boolean;
+  /** Paths shown with the failure detail when the step fails. */
+  explain?: string[];
 }
 
 export interface RequestStep extends StepBase {
