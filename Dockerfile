@@ -21,6 +21,8 @@ COPY package.json ./
 COPY bin ./bin
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
+# The guides, served at /guides/*.md and linked from /docs.
+COPY docs ./docs
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \

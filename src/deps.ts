@@ -1,7 +1,9 @@
 import { DOMAIN_MODULES } from './domain/modules.js';
 import { Engine } from './engine/engine.js';
+import { bankingCalendar } from './finance/business-days.js';
 import type { AppConfig, AppDeps, Logger } from './http/deps.js';
 import type { IdSource, RandomBytes } from './lib/ids.js';
+import { type RandomStreams, unseededStreams } from './lib/random-streams.js';
 import type { Persistence } from './store/persistence.js';
 import type { Store } from './store/store.js';
 import { createWebhookDelivery } from './webhooks/delivery-service.js';
@@ -13,6 +15,8 @@ export interface BaseDeps {
   ids: IdSource;
   randomBytes: RandomBytes;
   realNow: () => number;
+  /** Per-partner random streams (`--seed`); everyone shares `ids`/`randomBytes` when absent. */
+  streams?: RandomStreams;
   config: AppConfig;
   log: Logger;
   /** Replaces the undici webhook sender (tests, benchmarks). */
@@ -21,6 +25,7 @@ export interface BaseDeps {
 
 /** Builds the engine over the base dependencies; the one place the app's services are assembled. */
 export function createDeps(base: BaseDeps): AppDeps {
+  const streams = base.streams ?? unseededStreams({ ids: base.ids, randomBytes: base.randomBytes });
   const engine = new Engine({
     store: base.store,
     ids: base.ids,
@@ -29,6 +34,9 @@ export function createDeps(base: BaseDeps): AppDeps {
     persistence: base.persistence,
     onError: (message, error) => base.log.error(message, error),
     timings: base.config.timings,
+    streams,
+    startTimeMs: base.config.startTimeMs,
+    calendar: bankingCalendar(base.config.holidaysRegion),
   });
   for (const module of DOMAIN_MODULES) module.register(engine, base.config);
   const webhooks = createWebhookDelivery({
@@ -40,5 +48,5 @@ export function createDeps(base: BaseDeps): AppDeps {
     send: base.webhookSender,
     onError: (message, error) => base.log.error(message, error),
   });
-  return { ...base, engine, webhooks };
+  return { ...base, streams, engine, webhooks };
 }

@@ -17,6 +17,7 @@ import {
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
+import { recordCounters, seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
 import { openPersistence } from './store/open-persistence.js';
 import { Store } from './store/store.js';
 
@@ -38,6 +39,12 @@ export interface ServeOptions {
   /** Directories of the team's own scenario files (`--scenarios`). */
   scenarioDirs?: string[] | undefined;
   rateLimit: number;
+  /** Makes every generated value reproducible (`--seed`); random when absent. */
+  seed?: string | undefined;
+  /** Where partner clocks start, ms since the epoch (`--start-time`); real time when absent. */
+  startTimeMs?: number | undefined;
+  /** A Brazilian state whose holidays join the banking calendar (`--holidays-region`). */
+  holidaysRegion?: string | undefined;
   /** Milliseconds a client has to send complete request headers (`--headers-timeout`, 5 s). */
   headersTimeoutMs?: number | undefined;
   /** Milliseconds a client has to send a whole request, body included (`--request-timeout`, 10 s). */
@@ -68,7 +75,9 @@ export const consoleLogger: Logger = {
 
 /** Builds the real dependencies, restores `--data`, and serves the app on a port. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const store = new Store(randomBytes(32).toString('base64url'));
+  const seed = options.seed;
+  const signingKey = seed === undefined ? randomBytes(32) : seededKey(seed, 'access-tokens');
+  const store = new Store(signingKey.toString('base64url'));
   const log = options.log ?? consoleLogger;
   const persistence = await openPersistence(store, {
     dataFile: options.dataFile,
@@ -83,12 +92,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_CONFIG.webhookTimeoutMs,
     timings: options.timings ?? DEFAULT_CONFIG.timings,
     scenarioDirs: options.scenarioDirs ?? [],
+    startTimeMs: options.startTimeMs,
+    holidaysRegion: options.holidaysRegion,
   };
+  const streams =
+    seed === undefined
+      ? unseededStreams({ ids: randomIds, randomBytes: cryptoRandomBytes })
+      : seededStreams(
+          seed,
+          recordCounters(() => store.randomCounters()),
+        );
   const deps: AppDeps = createDeps({
     store,
     persistence,
-    ids: randomIds,
-    randomBytes: cryptoRandomBytes,
+    ids: streams.server.ids,
+    randomBytes: streams.server.randomBytes,
+    streams,
     realNow: () => Date.now(),
     config,
     log,

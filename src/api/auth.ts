@@ -94,7 +94,12 @@ export function authRoutes(deps: AppDeps) {
     const credential = deps.store.credentials.get(c.get('clientId'));
     if (!credential) throw new ApiError('invalid_client', 'Unknown client_id.');
     const key = Buffer.from(deps.store.meta.signing_key, 'base64url');
-    const token = issueAccessToken(credential, c.get('clock'), key, deps.ids('jti_'));
+    const token = issueAccessToken(
+      credential,
+      c.get('clock'),
+      key,
+      deps.engine.stream(credential.partner_id).ids('jti_'),
+    );
     c.header('Cache-Control', 'no-store');
     return c.json(token, 200);
   });

@@ -85,7 +85,8 @@ export function sandboxScenarioRoutes(deps: AppDeps) {
         { param: 'name' },
       );
     }
-    const random = randomValues(() => deps.ids('rnd_'));
+    const partnerId = c.get('partner').id;
+    const random = randomValues(() => deps.engine.stream(partnerId).ids('rnd_'));
     let params: Record<string, unknown>;
     try {
       params = resolveParams(scenario, c.req.valid('json')?.params ?? {}, random);
@@ -96,7 +97,6 @@ export function sandboxScenarioRoutes(deps: AppDeps) {
         errors: error.problems,
       });
     }
-    const partnerId = c.get('partner').id;
     const clientId = c.get('clientId');
     const token = /^Bearer\s+(\S+)/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
     const send = partnerTransport({
@@ -107,11 +107,16 @@ export function sandboxScenarioRoutes(deps: AppDeps) {
         // A credential revoked meanwhile gets no new token: the run ends with its 401s.
         if (credential?.status !== 'active' || credential.partner_id !== partnerId) return undefined;
         const key = Buffer.from(deps.store.meta.signing_key, 'base64url');
-        return issueAccessToken(credential, deps.engine.clock(partnerId), key, deps.ids('jti_')).access_token;
+        return issueAccessToken(
+          credential,
+          deps.engine.clock(partnerId),
+          key,
+          deps.engine.stream(partnerId).ids('jti_'),
+        ).access_token;
       },
       sleep,
     });
-    const runId = deps.ids('run_');
+    const runId = deps.engine.stream(partnerId).ids('run_');
     const log = scenarioRunLog(deps);
     const record = log.start({
       id: runId,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../default-partner.js';
 import { parseTimings, type Timings } from '../domain/timings.js';
+import { BRAZILIAN_STATES } from '../finance/business-days.js';
 import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../http/access-log.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -41,6 +42,12 @@ export function registerServe(program: Command): void {
       'automatic delays, e.g. contract_generation=0s,offer_validity=7d (see the README for the names)',
       '',
     )
+    .option('--seed <text>', 'make every generated value (ids, secrets, tokens) reproducible from this seed')
+    .option(
+      '--start-time <date-time>',
+      'where partner clocks start, e.g. 2026-03-02T12:00:00Z (default: now)',
+    )
+    .option('--holidays-region <state>', "add a Brazilian state's holidays to the banking calendar, e.g. SP")
     .option(
       '--rate-limit <rps>',
       'requests per second per partner; 0 turns it off',
@@ -94,6 +101,20 @@ export function registerServe(program: Command): void {
       } catch (error) {
         fail((error as Error).message);
       }
+      let startTimeMs: number | undefined;
+      if (opts.startTime !== undefined) {
+        startTimeMs = parseStartTime(opts.startTime);
+        if (startTimeMs === undefined)
+          fail(
+            `--start-time must be a date-time with a zone, e.g. 2026-03-02T12:00:00Z; got "${opts.startTime}"`,
+          );
+      }
+      const holidaysRegion = opts.holidaysRegion?.toUpperCase();
+      if (holidaysRegion !== undefined && !BRAZILIAN_STATES.includes(holidaysRegion))
+        fail(
+          `--holidays-region must be a Brazilian state (${BRAZILIAN_STATES.join(', ')}); got "${opts.holidaysRegion}"`,
+        );
+      if (opts.seed === '') fail('--seed needs a value, e.g. --seed ci-1');
       const accessLog = opts.log as AccessLogFormat;
       if (!ACCESS_LOG_FORMATS.includes(accessLog))
         fail(`--log must be ${ACCESS_LOG_FORMATS.join(', ')}, got "${opts.log}"`);
@@ -131,6 +152,9 @@ export function registerServe(program: Command): void {
           maxConnectionsPerClient,
           webhookTimeoutMs,
           timings,
+          seed: opts.seed,
+          startTimeMs,
+          holidaysRegion,
           credential,
           scenarioDirs: splitList(opts.scenarios),
           accessLog,
@@ -162,11 +186,25 @@ export function registerServe(program: Command): void {
       console.log(
         `  storage   ${opts.data ? opts.data : 'in memory'}; clock ${opts.clock}; rate limit ${rateLimit || 'off'}`,
       );
+      if (opts.seed !== undefined || startTimeMs !== undefined) {
+        const start = startTimeMs === undefined ? 'now' : new Date(startTimeMs).toISOString();
+        console.log(`  seed      ${opts.seed ?? 'none (random values)'}; clocks start at ${start}`);
+      }
+      console.log(
+        `  calendar  Brazilian banking days, ${holidaysRegion ? `national + ${holidaysRegion}` : 'national'}`,
+      );
       console.log(`  default partner ${DEFAULT_PARTNER_ID}`);
       console.log(`    client_id      ${credential.clientId}`);
       console.log(`    client_secret  ${credential.clientSecret}`);
       stopOnSignals(server.close);
     });
+}
+
+/** An RFC 3339 date-time with a zone (`Z` or `±hh:mm`); a bare date or local time is ambiguous. */
+function parseStartTime(text: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** Longest a SIGTERM/SIGINT shutdown may take (docker stop waits 10 s before SIGKILL). */

@@ -1,5 +1,6 @@
 import type { Clock } from '../engine/clock.js';
 import type { EventType } from '../engine/event-types.js';
+import type { BankingCalendar } from '../finance/business-days.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { EventRecord, JobRecord, JsonObject } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -18,6 +19,8 @@ export interface DomainContext {
   randomBytes: RandomBytes;
   /** Every automatic delay (DESIGN's defaults, or `--timings`). */
   timings: Timings;
+  /** Banking business days (`--holidays-region`): when a due installment is payable until. */
+  calendar: BankingCalendar;
   /** Appends an event (timestamp = clock now) to the partner's log and fans it out to webhooks. */
   emit(type: EventType, data: JsonObject): EventRecord;
   /** Schedules a timed job on the partner clock. */

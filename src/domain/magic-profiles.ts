@@ -10,7 +10,8 @@ export type MagicBehaviour =
   | 'pays_on_time'
   | 'pays_late'
   | 'pays_partially'
-  | 'installment_range';
+  | 'installment_range'
+  | 'first_due_on_holiday';
 
 export interface MagicProfile {
   cpf: string;

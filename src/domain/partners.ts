@@ -1,5 +1,6 @@
 import { type Clock, clockOf, initialClock } from '../engine/clock.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
+import type { RandomStreams } from '../lib/random-streams.js';
 import type { CredentialRecord, PartnerRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { issueCredential } from './credentials.js';
@@ -19,6 +20,10 @@ export interface PartnerSources {
   ids: IdSource;
   randomBytes: RandomBytes;
   realNow: () => number;
+  /** Per-partner streams (`--seed`): the partner id comes from the server's, its credential from its own. */
+  streams?: RandomStreams;
+  /** `startTimeMs`: where a new partner's clock starts (`--start-time`). */
+  config?: { startTimeMs?: number | undefined };
 }
 
 /** A partner's clock, following its stored state. */
@@ -35,21 +40,25 @@ export function createPartner(
   sources: PartnerSources,
   input: NewPartner,
 ): { partner: PartnerRecord; credential: CredentialRecord; secret: string } {
+  const serverIds = sources.streams?.server.ids ?? sources.ids;
+  const clock = initialClock(input.clockMode, sources.realNow(), sources.config?.startTimeMs);
   const partner = sources.store.partners.insert({
-    id: input.id ?? sources.ids('ptn_'),
+    id: input.id ?? serverIds('ptn_'),
     seq: sources.store.nextSeq(),
     name: input.name,
-    created_at: new Date(sources.realNow()).toISOString(),
-    clock: initialClock(input.clockMode, sources.realNow()),
+    // On the partner's own clock, so a seeded run with --start-time answers the same bytes.
+    created_at: new Date(clock.frozen_at_ms ?? sources.realNow() + clock.offset_ms).toISOString(),
+    clock,
     ...(input.createdBy ? { created_by: input.createdBy } : {}),
   });
+  const own = sources.streams?.partner(partner.id) ?? sources;
   const { row, secret } = issueCredential(
     {
       store: sources.store,
       partnerId: partner.id,
       clock: partnerClock(sources, partner.id),
-      ids: sources.ids,
-      randomBytes: sources.randomBytes,
+      ids: own.ids,
+      randomBytes: own.randomBytes,
     },
     'default',
     input.credential,

@@ -30,9 +30,12 @@ export function movedTo(state: ClockState, targetMs: number, realNowMs: number):
   return { offset_ms: targetMs - realNowMs, frozen_at_ms: null };
 }
 
-/** The initial state of a new partner's clock. */
-export function initialClock(mode: 'running' | 'frozen', realNowMs: number): ClockState {
-  return { offset_ms: 0, frozen_at_ms: mode === 'frozen' ? realNowMs : null };
+/** The initial state of a new partner's clock: reading `startMs` (`--start-time`) or real time now. */
+export function initialClock(mode: 'running' | 'frozen', realNowMs: number, startMs?: number): ClockState {
+  const start = startMs ?? realNowMs;
+  return mode === 'frozen'
+    ? { offset_ms: 0, frozen_at_ms: start }
+    : { offset_ms: start - realNowMs, frozen_at_ms: null };
 }
 
 /** A clock over a state that is read afresh each call (so it follows freezes and advances). */

@@ -2,7 +2,9 @@ import type { DomainContext, JobHandler } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
 import { partnerClock } from '../domain/partners.js';
 import { DEFAULT_TIMINGS, type Timings } from '../domain/timings.js';
+import { type BankingCalendar, bankingCalendar } from '../finance/business-days.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
+import { type RandomStream, type RandomStreams, unseededStreams } from '../lib/random-streams.js';
 import type { Persistence } from '../store/persistence.js';
 import type { EventRecord, JsonObject } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -19,6 +21,12 @@ export interface EngineDeps {
   onError: (message: string, error: unknown) => void;
   /** Automatic delays; DESIGN's defaults when absent. */
   timings?: Timings;
+  /** Per-partner streams (`--seed`); every partner shares `ids`/`randomBytes` when absent. */
+  streams?: RandomStreams;
+  /** Where new and reset partner clocks start (`--start-time`); real time when absent. */
+  startTimeMs?: number | undefined;
+  /** The banking calendar; the national one when absent. */
+  calendar?: BankingCalendar;
 }
 
 const DAY_MS = 86_400_000;
@@ -46,11 +54,16 @@ export class Engine {
   private readonly clocks = new Map<string, Clock>();
   private readonly liveContexts = new Map<string, DomainContext>();
 
+  private readonly streams: RandomStreams;
+  readonly calendar: BankingCalendar;
+
   constructor(private readonly deps: EngineDeps) {
+    this.calendar = deps.calendar ?? bankingCalendar();
+    this.streams = deps.streams ?? unseededStreams({ ids: deps.ids, randomBytes: deps.randomBytes });
     this.scheduler = new Scheduler({
       store: deps.store,
       realNow: deps.realNow,
-      newJobId: () => deps.ids('job_'),
+      newJobId: (partnerId) => this.stream(partnerId).ids('job_'),
       runJob: (job) => {
         const handler = this.handlers.get(job.kind);
         if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
@@ -72,6 +85,11 @@ export class Engine {
 
   onEvent(sink: EventSink): void {
     this.sinks.push(sink);
+  }
+
+  /** The partner's own stream of ids and random bytes. */
+  stream(partnerId: string): RandomStream {
+    return this.streams.partner(partnerId);
   }
 
   clock(partnerId: string): Clock {
@@ -100,9 +118,10 @@ export class Engine {
       store: this.deps.store,
       partnerId,
       clock,
-      ids: this.deps.ids,
-      randomBytes: this.deps.randomBytes,
+      ids: this.stream(partnerId).ids,
+      randomBytes: this.stream(partnerId).randomBytes,
       timings: this.deps.timings ?? DEFAULT_TIMINGS,
+      calendar: this.calendar,
       emit: (type, data) => this.emit(partnerId, clock, type, data),
       schedule: (kind, payload, dueAtMs) => this.scheduler.schedule(partnerId, kind, payload, dueAtMs),
       cancelJob: (jobId) => this.scheduler.cancel(jobId),
@@ -111,7 +130,7 @@ export class Engine {
 
   emit(partnerId: string, clock: Clock, type: EventType, data: JsonObject): EventRecord {
     const event = this.deps.store.events.insert({
-      id: this.deps.ids('evt_'),
+      id: this.stream(partnerId).ids('evt_'),
       seq: this.deps.store.nextSeq(),
       partner_id: partnerId,
       type,
@@ -150,11 +169,12 @@ export class Engine {
     return this.clockView(partnerId);
   }
 
-  /** Puts the clock back at the current real time, keeping its mode (used by reset only). */
+  /** Puts the clock back at its start (`--start-time`, else real time now), keeping its mode (reset only). */
   restartClock(partnerId: string): ClockView {
     const partner = this.partner(partnerId);
     const mode = partner.clock.frozen_at_ms === null ? 'running' : 'frozen';
-    this.deps.store.partners.replace({ ...partner, clock: initialClock(mode, this.deps.realNow()) });
+    const clock = initialClock(mode, this.deps.realNow(), this.deps.startTimeMs);
+    this.deps.store.partners.replace({ ...partner, clock });
     this.scheduler.arm(partnerId);
     return this.clockView(partnerId);
   }

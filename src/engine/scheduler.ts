@@ -7,7 +7,8 @@ export interface SchedulerDeps {
   realNow: () => number;
   /** Runs one job; the scheduler has already removed it from the store. */
   runJob: (job: JobRecord) => void;
-  newJobId: () => string;
+  /** A fresh job id from the partner's own random stream. */
+  newJobId: (partnerId: string) => string;
   onError: (message: string, error: unknown) => void;
   /** Called after a timer-driven run, so what the jobs wrote can be made durable. */
   afterWake: () => void;
@@ -32,7 +33,7 @@ export class Scheduler {
 
   schedule(partnerId: string, kind: string, payload: JsonObject, dueAtMs: number): JobRecord {
     const job = this.deps.store.jobs.insert({
-      id: this.deps.newJobId(),
+      id: this.deps.newJobId(partnerId),
       seq: this.deps.store.nextSeq(),
       partner_id: partnerId,
       kind,

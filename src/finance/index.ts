@@ -1,4 +1,6 @@
 /** The finance module: decimal money, dates, Price table, IOF, CET, late charges, CPF/CNPJ. Pure functions only. */
+
+export * from './business-days.js';
 export * from './calendar.js';
 export * from './cet.js';
 export * from './cnpj.js';

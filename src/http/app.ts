@@ -7,6 +7,7 @@ import { customerBiometricsRoutes } from '../api/customer-biometrics.js';
 import { customerDocumentRoutes } from '../api/customer-documents.js';
 import { customerRoutes } from '../api/customers.js';
 import { loanRoutes } from '../api/loans.js';
+import { sandboxCalendarRoutes } from '../api/sandbox-calendar.js';
 import { sandboxClockRoutes } from '../api/sandbox-clock.js';
 import { sandboxCreditRoutes } from '../api/sandbox-credit.js';
 import { sandboxDeliveryRoutes } from '../api/sandbox-deliveries.js';
@@ -28,14 +29,14 @@ import { durable } from './middleware/durable.js';
 import { IDEMPOTENT_POSTS, idempotency } from './middleware/idempotency.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { wellFormedText } from './middleware/well-formed-text.js';
+import { buildOpenApiDocument } from './openapi/document.js';
 import { problemResponse } from './problem.js';
 import type { createRouter } from './router.js';
 import { registerSelfFetch } from './self-fetch.js';
 import { signingPageRoutes } from './signing-page.js';
 import { SplitRouter } from './split-router.js';
 
-/** API version the sandbox simulates (the spec's interface version). */
-export const API_VERSION = '2026-03-01';
+export { API_VERSION } from './openapi/document.js';
 /** Largest request body accepted anywhere; endpoints may set lower limits of their own. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -47,6 +48,7 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   authRoutes,
   sandboxPartnerRoutes,
   sandboxClockRoutes,
+  sandboxCalendarRoutes,
   sandboxEventRoutes,
   sandboxResetRoutes,
   customerRoutes,
@@ -105,17 +107,14 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     scheme: 'basic',
     description: 'client_id:client_secret, only for POST /v3/auth/token',
   });
-  app.doc31('/v3/openapi.json', () => ({
-    openapi: '3.1.0',
-    info: {
-      title: 'credit-sandbox — embedded credit API',
-      version: API_VERSION,
-      description:
-        'A stateful sandbox of the embedded-credit partner API. Endpoints under /v3/sandbox control the sandbox (clock, outcomes, events) and do not exist in production.',
-    },
-    servers: [{ url: publicUrl() }],
-    security: [{ bearerAuth: [] }],
-  }));
+  // Built on first use (the public URL is known only once the server listens), then kept.
+  let openApi: { url: string; body: string } | undefined;
+  app.get('/v3/openapi.json', (c) => {
+    if (openApi?.url !== publicUrl()) {
+      openApi = { url: publicUrl(), body: JSON.stringify(buildOpenApiDocument(app, publicUrl())) };
+    }
+    return c.body(openApi.body, 200, { 'content-type': 'application/json; charset=utf-8' });
+  });
 
   app.route('/', docsRoutes());
   app.route('/', hostedBiometricsRoutes(deps));

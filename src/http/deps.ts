@@ -1,6 +1,7 @@
 import { DEFAULT_TIMINGS, type Timings } from '../domain/timings.js';
 import type { Engine } from '../engine/engine.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
+import type { RandomStreams } from '../lib/random-streams.js';
 import type { Persistence } from '../store/persistence.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDelivery } from '../webhooks/delivery-service.js';
@@ -21,6 +22,10 @@ export interface AppConfig {
   timings: Timings;
   /** Directories of a team's own scenario files, served beside the shipped ones (`--scenarios`). */
   scenarioDirs?: string[];
+  /** Where new (and reset) partner clocks start, ms since the epoch (`--start-time`); real time when absent. */
+  startTimeMs?: number | undefined;
+  /** A Brazilian state whose holidays join the national banking calendar (`--holidays-region`). */
+  holidaysRegion?: string | null | undefined;
 }
 
 export interface Logger {
@@ -34,6 +39,8 @@ export interface AppDeps {
   persistence: Persistence;
   ids: IdSource;
   randomBytes: RandomBytes;
+  /** The server's and each partner's random streams (seeded with `--seed`). */
+  streams: RandomStreams;
   /** Real wall-clock milliseconds; partner clocks are derived from it. */
   realNow: () => number;
   config: AppConfig;

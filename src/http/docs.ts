@@ -12,6 +12,10 @@ const ASSETS: Record<string, string> = {
   'favicon-32x32.png': 'image/png',
 };
 
+// docs/ sits two levels above both src/http and dist/http.
+const GUIDES_DIR = new URL('../../docs/', import.meta.url);
+const GUIDE_NAME = /^[a-z][a-z-]*\.md$/;
+
 const DOCS_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>credit-sandbox API</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css"><link rel="icon" href="/docs/assets/favicon-32x32.png"></head>
@@ -28,6 +32,18 @@ export function docsRoutes(): Hono {
   const cache = new Map<string, Buffer>();
 
   app.get('/docs', (c) => c.html(DOCS_HTML));
+  // Hono matches paths strictly; people type /docs/ as often as /docs.
+  app.get('/docs/', (c) => c.html(DOCS_HTML));
+  app.get('/guides/:file', async (c) => {
+    const file = c.req.param('file');
+    if (!GUIDE_NAME.test(file)) return c.notFound();
+    try {
+      const text = await readFile(new URL(file, GUIDES_DIR), 'utf8');
+      return c.body(text, 200, { 'content-type': 'text/markdown; charset=utf-8' });
+    } catch {
+      return c.notFound();
+    }
+  });
   app.get('/docs/assets/:file', async (c) => {
     const file = c.req.param('file');
     const type = ASSETS[file];

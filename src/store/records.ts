@@ -257,7 +257,13 @@ export interface TransactionRecord {
   partner_id: string;
   loan_id: string;
   installment_number: number;
+  /** The contractual due date (IOF, CET, days overdue and late charges count from it). */
   due_date: string;
+  /**
+   * The first business day on or after `due_date`: paying until then is on time. Absent in data
+   * files written before the banking calendar existed, where it reads as `due_date`.
+   */
+  payable_until?: string;
   amount_due: string;
   /** Paid towards `amount_due`. */
   principal_paid: string;

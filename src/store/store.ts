@@ -33,6 +33,8 @@ export interface StoreMeta {
   seq: number;
   /** Base64url HMAC key for access tokens; kept so tokens survive a restart. */
   signing_key: string;
+  /** Draws so far of each seeded random stream (`--seed`), so a restart continues them. */
+  random_counters?: Record<string, number>;
 }
 
 /** In-memory tables with the indexes the queries need. */
@@ -135,11 +137,17 @@ export class Store {
   snapshot(): Snapshot {
     const tables: Record<string, unknown[]> = {};
     for (const table of this.tables) tables[table.name] = table.dump();
-    return { version: 1, meta: { ...this.meta }, tables };
+    return { version: 1, meta: copyMeta(this.meta), tables };
+  }
+
+  /** The seeded streams' draw counters, created on first use. */
+  randomCounters(): Record<string, number> {
+    this.meta.random_counters ??= {};
+    return this.meta.random_counters;
   }
 
   restore(snapshot: Snapshot): void {
-    this.meta = { ...snapshot.meta };
+    this.meta = copyMeta(snapshot.meta);
     for (const table of this.tables) {
       table.load((snapshot.tables[table.name] ?? []) as { id: string }[]);
     }
@@ -158,12 +166,12 @@ export class Store {
       const changes = table.takeChanges();
       if (changes.upserts.length > 0 || changes.deletes.length > 0) tables[table.name] = changes;
     }
-    return { meta: { ...this.meta }, tables };
+    return { meta: copyMeta(this.meta), tables };
   }
 
   /** Replays a change set written earlier (journal replay, loading from a database). */
   applyChangeSet(changes: ChangeSet): void {
-    this.meta = { ...changes.meta };
+    this.meta = copyMeta(changes.meta);
     for (const table of this.tables) {
       const rows = changes.tables[table.name];
       if (rows) table.apply(rows);
@@ -189,6 +197,11 @@ export class Store {
   tableNames(): string[] {
     return this.tables.map((table) => table.name);
   }
+}
+
+/** A copy that shares nothing mutable (the random counters change on every seeded draw). */
+function copyMeta(meta: StoreMeta): StoreMeta {
+  return { ...meta, ...(meta.random_counters && { random_counters: { ...meta.random_counters } }) };
 }
 
 function bySeq(a: { seq: number }, b: { seq: number }): number {

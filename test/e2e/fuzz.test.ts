@@ -17,7 +17,8 @@ async function operations(sandbox: ReturnType<typeof createTestSandbox>): Promis
   return Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.keys(item)
       .filter((m) => METHODS.includes(m))
-      .map((method) => ({ method: method.toUpperCase(), path })),
+      // Document paths are relative to the server URL, which ends in /v3.
+      .map((method) => ({ method: method.toUpperCase(), path: `/v3${path}` })),
   );
 }
 

@@ -31,6 +31,14 @@ const DUE_DATES = [
   '2027-02-02',
   '2027-03-02',
 ];
+// Business days, by hand: 2026-05-02 is a Saturday, 08-02 a Sunday, 11-02 Finados (Monday),
+// 2027-01-02 a Saturday.
+const PAYABLE_UNTIL: Record<string, string> = {
+  '2026-05-02': '2026-05-04',
+  '2026-08-02': '2026-08-03',
+  '2026-11-02': '2026-11-03',
+  '2027-01-02': '2027-01-04',
+};
 const LATE = 3; // installment paid 10 days late
 const NO_CHARGES = { fine: '0.00', interest: '0.00', total: '0.00' };
 
@@ -196,6 +204,7 @@ describe('a loan from registration to finished', () => {
       type: 'installment',
       installment_number: k + 1,
       due_date: DUE_DATES[k] as string,
+      payable_until: PAYABLE_UNTIL[DUE_DATES[k] as string] ?? (DUE_DATES[k] as string),
       amount_due: '945.60',
       amount_paid: '0.00',
       amount_outstanding: '945.60',

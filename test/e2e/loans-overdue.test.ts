@@ -31,8 +31,14 @@ function expectedCharges(amount: string, days: number) {
 
 /** What an unpaid installment must show on `today` (YYYY-MM-DD). */
 function expectUnpaid(tx: TransactionBody, today: string, activatedAt: string): void {
-  const overdueFrom = new Date(Date.parse(`${tx.due_date}T00:00:00.000Z`) + DAY).toISOString();
-  if (today > tx.due_date) {
+  // A due date on a weekend or holiday is payable until the next business day (at most 4 days later:
+  // Carnival Saturday to Ash Wednesday); overdue only from the day after that.
+  const payableUntil = tx.payable_until;
+  expect(payableUntil >= tx.due_date).toBe(true);
+  expect(daysBetween(tx.due_date, payableUntil)).toBeLessThanOrEqual(4);
+  expect([0, 6]).not.toContain(new Date(`${payableUntil}T00:00:00.000Z`).getUTCDay());
+  const overdueFrom = new Date(Date.parse(`${payableUntil}T00:00:00.000Z`) + DAY).toISOString();
+  if (today > payableUntil) {
     const days = daysBetween(tx.due_date, today);
     const charges = expectedCharges(tx.amount_due, days);
     expect(tx).toMatchObject({
@@ -42,7 +48,7 @@ function expectUnpaid(tx: TransactionBody, today: string, activatedAt: string): 
       amount_paid: '0.00',
       amount_outstanding: new Decimal(tx.amount_due).plus(charges.total).toFixed(2),
       paid_at: null,
-      // Moved by the job at 00:00 UTC the day after the due date.
+      // Moved by the job at 00:00 UTC the day after payable_until; charges count from due_date.
       updated_at: overdueFrom,
     });
   } else {

@@ -25,10 +25,10 @@ describe('OpenAPI document', () => {
       paths: Record<string, object>;
     };
     for (const path of [
-      '/v3/auth/token',
-      '/v3/auth/credentials',
-      '/v3/auth/credentials/{client_id}',
-      '/v3/sandbox/clock',
+      '/auth/token',
+      '/auth/credentials',
+      '/auth/credentials/{client_id}',
+      '/sandbox/clock',
     ]) {
       expect(doc.paths).toHaveProperty([path]);
     }

@@ -50,6 +50,26 @@ describe('scenario runner over HTTP', () => {
     expect(run.body.steps.every((step) => step.status === 'passed')).toBe(true);
   });
 
+  // Started 2027-02-26, the first installment falls due on Good Friday 2027-03-26 (or Sunday the
+  // 28th for offers without a due-date rule): payable until Monday the 29th.
+  it.each(['partial-payment', 'overdue-installment'])(
+    '%s runs green when the first due date is a holiday',
+    async (name) => {
+      const sandbox = createTestSandbox({ startTimeMs: Date.parse('2027-02-26T12:00:00.000Z') });
+      const run = await sandbox.json<RunResult>('POST', `/v3/sandbox/scenarios/${name}/runs`, { body: {} });
+      expect(run.body.failed_step).toBeUndefined();
+      expect(run.body.status).toBe('passed');
+      // The case under test really happened: the first installment was payable later than due.
+      const loans = await sandbox.json<{ data: LoanBody[] }>('GET', '/v3/loans');
+      const txs = await sandbox.json<{ data: { due_date: string; payable_until: string }[] }>(
+        'GET',
+        `/v3/loans/${loans.body.data[0]?.id}/transactions`,
+      );
+      expect(txs.body.data[0]?.payable_until).toBe('2027-03-29');
+      expect(['2027-03-26', '2027-03-28']).toContain(txs.body.data[0]?.due_date);
+    },
+  );
+
   it('lists the scenarios with their params', async () => {
     const sandbox = createTestSandbox();
     const list = await sandbox.json<{

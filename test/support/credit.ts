@@ -80,6 +80,7 @@ export interface TransactionBody {
   type: string;
   installment_number: number;
   due_date: string;
+  payable_until: string;
   amount_due: string;
   amount_paid: string;
   amount_outstanding: string;

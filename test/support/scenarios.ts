@@ -10,6 +10,7 @@ export const RUNNABLE_SCENARIOS = [
   'partial-payment',
   'early-payoff',
   'webhook-receiver-down',
+  'installment-due-on-holiday',
   'active-customer',
   'loan-awaiting-signature',
 ] as const;

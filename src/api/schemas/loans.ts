@@ -95,17 +95,23 @@ export const TransactionSchema = z
     loan_id: z.string(),
     type: z.literal('installment'),
     installment_number: z.number().int(),
-    due_date: IsoDateString,
+    due_date: IsoDateString.openapi({
+      description: 'The contractual due date; days_overdue and late charges count from it',
+    }),
+    payable_until: IsoDateString.openapi({
+      description:
+        'The first banking business day on or after due_date (Lei 7.089/1983): paid by then, the installment is on time; overdue from the day after',
+    }),
     amount_due: Money.openapi({ description: 'The installment value (without late charges)' }),
     amount_paid: Money.openapi({ description: 'Received so far, late charges included' }),
     amount_outstanding: Money.openapi({
       description: 'What settles the installment today (unpaid amount_due + unpaid late charges)',
     }),
     status: z.enum(['pending', 'paid', 'partially_paid', 'overdue']),
-    days_overdue: z
-      .number()
-      .int()
-      .openapi({ description: 'Whole days past the due date while overdue; 0 otherwise' }),
+    days_overdue: z.number().int().openapi({
+      description:
+        'Whole days past the contractual due_date while overdue (so a Monday payable_until paid Tuesday counts from the Saturday due date); 0 otherwise',
+    }),
     late_charges: Charges,
     paid_at: DateTime.nullable(),
     created_at: DateTime,

@@ -9,7 +9,7 @@ import { DAY_MS, MAGIC_PAYMENT_HOUR_UTC, PAYS_LATE_DAYS } from './timings.js';
 
 /**
  * Creates one `installment` transaction per installment of a loan being activated, schedules the
- * move to `overdue` the day after each due date (00:00 UTC), and — for the magic payer profiles —
+ * move to `overdue` the day after each one is payable until (00:00 UTC), and — for the magic payer profiles —
  * the customer's payments.
  */
 export function createInstallments(ctx: CreditContext, loan: LoanRecord): void {
@@ -17,6 +17,7 @@ export function createInstallments(ctx: CreditContext, loan: LoanRecord): void {
   const payer = magicBehaviour(ctx.store.customers.get(loan.customer_id)?.cpf ?? '');
   const dueDates = dueDateSchedule(loan.first_due_date, loan.installments);
   dueDates.forEach((dueDate, k) => {
+    const payableUntil = ctx.calendar.payableUntil(dueDate);
     const tx = ctx.store.transactions.insert({
       id: ctx.ids('tx_'),
       seq: ctx.store.nextSeq(),
@@ -24,6 +25,7 @@ export function createInstallments(ctx: CreditContext, loan: LoanRecord): void {
       loan_id: loan.id,
       installment_number: k + 1,
       due_date: dueDate,
+      payable_until: payableUntil,
       amount_due: loan.installments_value,
       principal_paid: '0.00',
       charges_paid: '0.00',
@@ -38,7 +40,7 @@ export function createInstallments(ctx: CreditContext, loan: LoanRecord): void {
     ctx.schedule(
       CREDIT_JOBS.installmentOverdue,
       { transaction_id: tx.id },
-      startOfDayMs(addDays(dueDate, 1)),
+      startOfDayMs(addDays(payableUntil, 1)),
     );
     const payOn =
       payer === 'pays_on_time' || payer === 'pays_partially'
@@ -56,7 +58,7 @@ export function createInstallments(ctx: CreditContext, loan: LoanRecord): void {
   });
 }
 
-/** Job: the day after its due date, an installment not fully paid becomes overdue. */
+/** Job: the day after it was payable until, an installment not fully paid becomes overdue. */
 export function runInstallmentOverdue(ctx: CreditContext, transactionId: string): void {
   const tx = ctx.store.transactions.get(transactionId);
   if (!tx || !isOpen(tx)) return;

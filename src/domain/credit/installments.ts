@@ -14,9 +14,11 @@ import type { TransactionRecord, TransactionStatus } from '../../store/records.j
  * The installment ledger, as pure functions over a transaction row and a date. Rules:
  * - an installment is `pending` until paid or due; a payment before it is overdue goes to
  *   `amount_due` (`partially_paid` until it is covered, then `paid`);
- * - the day after its due date an open installment becomes `overdue`: a 2 % fine on the unpaid part
- *   of `amount_due` is fixed then, and default interest (1 % a month pro rata die) accrues on that
- *   unpaid part for every day since the due date;
+ * - a due date on a weekend or banking holiday is payable until the next business day
+ *   (`payable_until`, Lei 7.089/1983) without charges;
+ * - the day after `payable_until` an open installment becomes `overdue`: a 2 % fine on the unpaid
+ *   part of `amount_due` is fixed then, and default interest (1 % a month pro rata die) accrues on
+ *   that unpaid part for every day since the contractual due date;
  * - a payment on an overdue installment settles the late charges accrued up to the payment date
  *   first, then `amount_due`; it is `paid` once nothing is left.
  */
@@ -28,6 +30,7 @@ export interface InstallmentView {
   type: 'installment';
   installment_number: number;
   due_date: string;
+  payable_until: string;
   amount_due: string;
   amount_paid: string;
   amount_outstanding: string;
@@ -82,6 +85,7 @@ export function installmentView(tx: TransactionRecord, today: IsoDate): Installm
     type: 'installment',
     installment_number: tx.installment_number,
     due_date: tx.due_date,
+    payable_until: tx.payable_until ?? tx.due_date,
     amount_due: tx.amount_due,
     amount_paid: formatMoney(balance.amountPaid),
     amount_outstanding: formatMoney(balance.outstanding),
@@ -100,7 +104,7 @@ export function isOpen(tx: TransactionRecord): boolean {
 }
 
 /**
- * The installment once it is past due (run the day after `due_date`): open installments become
+ * The installment once it is past due (run the day after `payable_until`): open installments become
  * `overdue` with the fine fixed on their unpaid part; paid ones are returned unchanged.
  */
 export function markOverdue(tx: TransactionRecord, nowIso: string): TransactionRecord {

@@ -1,4 +1,5 @@
 import {
+  addDays,
   FinanceDecimal,
   formatMoney,
   type LoanSimulation,
@@ -8,6 +9,7 @@ import {
 import type { CreditOfferRecord, SimulationRecord } from '../../store/records.js';
 import type { DomainContext } from '../context.js';
 import { ApiError, type FieldError } from '../errors.js';
+import { magicBehaviour } from '../magic-profiles.js';
 import { clockDate } from './credit-context.js';
 import { firstDueDateFor } from './offer-terms.js';
 import { assertOfferAvailable, findOffer } from './offers.js';
@@ -66,6 +68,15 @@ export function feeFor(offer: CreditOfferRecord, requestedAmount: string): strin
   return formatMoney(toDecimal(requestedAmount).mul(new FinanceDecimal(offer.fee_percentage)).div(100));
 }
 
+/** The offer's rule, except for the magic profile whose first installment falls due on a holiday. */
+function firstDueDate(ctx: DomainContext, offer: CreditOfferRecord, simulationDate: string): string {
+  const cpf = ctx.store.customers.get(offer.customer_id)?.cpf ?? '';
+  if (magicBehaviour(cpf) === 'first_due_on_holiday') {
+    return ctx.calendar.nextWeekdayHoliday(addDays(simulationDate, 30));
+  }
+  return firstDueDateFor(offer.due_date_rule, simulationDate);
+}
+
 /**
  * Simulates a loan on an available offer, dated by the partner clock (UTC date), and makes it the
  * offer's latest simulation: the only one that can be contracted.
@@ -89,7 +100,7 @@ export function createSimulation(
       monthlyRatePercent: offer.interest_rate,
       installmentCount: input.installment_count,
       simulationDate,
-      firstDueDate: firstDueDateFor(offer.due_date_rule, simulationDate),
+      firstDueDate: firstDueDate(ctx, offer, simulationDate),
       borrower: offer.borrower,
       feesAmount: feeFor(offer, requested),
     });

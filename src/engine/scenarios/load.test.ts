@@ -88,6 +88,7 @@ steps:
       'disbursement-failure',
       'early-payoff',
       'happy-path',
+      'installment-due-on-holiday',
       'kyc-resubmission',
       'loan-awaiting-signature',
       'make-installment-overdue',
