@@ -36,7 +36,14 @@ const Installments = ({ loan, rows, ctx }: { loan: Loan; rows: Transaction[]; ct
               <td data-label="#" class="num">
                 {tx.installment_number}
               </td>
-              <td data-label="Due date">{tx.due_date}</td>
+              <td data-label="Due date">
+                {tx.due_date}
+                {tx.payable_until !== tx.due_date ? (
+                  <div class="muted" title="The next business day: payment until then is on time">
+                    payable until {tx.payable_until}
+                  </div>
+                ) : null}
+              </td>
               <td data-label="Amount due" class="num">
                 <Money value={tx.amount_due} />
               </td>
