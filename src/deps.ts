@@ -34,6 +34,7 @@ export function createDeps(base: BaseDeps): AppDeps {
     persistence: base.persistence,
     onError: (message, error) => base.log.error(message, error),
     timings: base.config.timings,
+    eventsKept: base.config.quotas?.eventsKept,
     streams,
     startTimeMs: base.config.startTimeMs,
     calendar: bankingCalendar(base.config.holidaysRegion),
@@ -45,6 +46,7 @@ export function createDeps(base: BaseDeps): AppDeps {
     persistence: base.persistence,
     realNow: base.realNow,
     timeoutMs: base.config.webhookTimeoutMs,
+    publicOnly: base.config.webhookPublicOnly === true,
     send: base.webhookSender,
     onError: (message, error) => base.log.error(message, error),
   });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
+import { type SharedMode, sharedMode } from './cluster/shared-mode.js';
 import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
 import { createDeps } from './deps.js';
 import type { Timings } from './domain/timings.js';
@@ -15,10 +16,11 @@ import {
   limitConnectionsPerClient,
   slowClientServerOptions,
 } from './http/connection-limits.js';
-import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
+import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { recordCounters, seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
 import { openPersistence } from './store/open-persistence.js';
+import { openDatabase } from './store/postgres/open.js';
 import { Store } from './store/store.js';
 
 export interface ServeOptions {
@@ -28,6 +30,14 @@ export interface ServeOptions {
   dataFile?: string | undefined;
   /** With `dataFile`: compact the journal once it holds this many bytes (default 16 MiB). */
   journalLimitBytes?: number | undefined;
+  /** PostgreSQL connection URL (shared mode); takes the place of `dataFile`. */
+  databaseUrl?: string | undefined;
+  /** Shared mode: the URL other instances forward requests to (default: the listening address). */
+  instanceUrl?: string | undefined;
+  /** Hosted safety (`--hosted-safety`, `--partner-signup`, quotas); all off when absent. */
+  safety?: HostedSafety | undefined;
+  /** Shared mode: how long a partner lease lasts without renewal (default 5 s). */
+  leaseMs?: number | undefined;
   /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
   publicUrl?: string | undefined;
   clockMode: AppConfig['clockMode'];
@@ -62,6 +72,8 @@ export interface ServeOptions {
 export interface RunningServer {
   url: string;
   deps: AppDeps;
+  /** Shared mode's ownership and forwarding (with `--database`). */
+  shared: SharedMode | undefined;
   close(): Promise<void>;
 }
 
@@ -79,11 +91,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const signingKey = seed === undefined ? randomBytes(32) : seededKey(seed, 'access-tokens');
   const store = new Store(signingKey.toString('base64url'));
   const log = options.log ?? consoleLogger;
-  const persistence = await openPersistence(store, {
-    dataFile: options.dataFile,
-    journalLimitBytes: options.journalLimitBytes,
-    log,
-  });
+  const database = options.databaseUrl ? await openDatabase(options.databaseUrl, store) : undefined;
+  const persistence =
+    database ??
+    (await openPersistence(store, {
+      dataFile: options.dataFile,
+      journalLimitBytes: options.journalLimitBytes,
+      log,
+    }));
   const config: AppConfig = {
     publicUrl: '',
     webhookHttpHosts: options.webhookHttpHosts,
@@ -92,6 +107,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_CONFIG.webhookTimeoutMs,
     timings: options.timings ?? DEFAULT_CONFIG.timings,
     scenarioDirs: options.scenarioDirs ?? [],
+    webhookPublicOnly: options.safety?.webhookPublicOnly ?? false,
+    partnerSignup: options.safety?.partnerSignup ?? true,
+    quotas: options.safety?.quotas,
     startTimeMs: options.startTimeMs,
     holidaysRegion: options.holidaysRegion,
   };
@@ -112,8 +130,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     config,
     log,
   });
-  ensureDefaultPartner(deps, options.credential, options.clockMode);
-  await deps.persistence.flush();
+  const shared = database ? sharedMode(deps, database, options.leaseMs) : undefined;
+  if (!shared) {
+    ensureDefaultPartner(deps, options.credential, options.clockMode);
+    await deps.persistence.flush();
+  }
 
   const app = createApp(deps);
   deps.engine.start();
@@ -154,10 +175,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = server.address() as AddressInfo;
   const shownHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
   config.publicUrl = (options.publicUrl ?? `http://${shownHost}:${address.port}`).replace(/\/$/, '');
+  const url = `http://${shownHost}:${address.port}`;
+  await shared?.start(options.instanceUrl ?? url, options.credential, options.clockMode);
 
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url,
     deps,
+    shared,
     close: async () => {
       deps.engine.stop();
       const closed = new Promise<void>((resolve, reject) =>
@@ -174,6 +198,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await Promise.all([closed, deps.webhooks.close()]);
       } finally {
         clearTimeout(cut);
+        if (shared) {
+          // Shared mode: the last writes first, then the leases given back (survivors take the
+          // partners at once), then the connections closed.
+          await deps.persistence.flush().catch((error: unknown) => log.error('last flush failed', error));
+          await shared.close();
+        }
         // Whatever the engine and the last requests wrote is on disk before the process ends
         // (close flushes what is pending, then releases the journal).
         await deps.persistence.close();

@@ -115,6 +115,16 @@ export function customerRoutes(deps: AppDeps) {
   const app = createRouter();
 
   app.openapi(create, (c) => {
+    const quota = deps.config.quotas?.customers;
+    if (
+      quota !== undefined &&
+      deps.store.customerIdx.sorted.created_at.all.rows(c.get('partner').id).length >= quota
+    ) {
+      throw new ApiError(
+        'quota_exceeded',
+        `This partner holds ${quota} customers, the most this hosted sandbox allows per partner. Reset the partner (POST /v3/sandbox/reset) or create another one.`,
+      );
+    }
     const { customer, created } = registerCustomer(domainContext(deps, c), c.req.valid('json'));
     c.header('Location', `/v3/customers/${customer.id}`);
     if (created) return c.json(customerView(customer), 201);

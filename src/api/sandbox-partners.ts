@@ -1,5 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { createPartner, partnerClock, partnersCreatedBy } from '../domain/partners.js';
+import { ApiError } from '../domain/errors.js';
+import { createPartner, pageOfPartners, partnerClock, partnersCreatedBy } from '../domain/partners.js';
+import { clockReading } from '../engine/clock.js';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
 import type { PartnerRecord } from '../store/records.js';
@@ -16,7 +18,7 @@ const create = createRoute({
   request: { body: { required: false, content: { 'application/json': { schema: CreatePartnerBody } } } },
   responses: {
     201: json(NewPartnerSchema, 'The partner and its credential'),
-    ...problemResponses(400, ...COMMON_ERRORS),
+    ...problemResponses(400, 403, ...COMMON_ERRORS),
   },
 });
 
@@ -39,24 +41,32 @@ const list = createRoute({
 
 export function sandboxPartnerRoutes(deps: AppDeps) {
   const app = createRouter();
+  // The clock is read from the row itself: in shared mode the partner may live on another instance.
   const view = (partner: PartnerRecord) => ({
     id: partner.id,
     name: partner.name,
     created_at: partner.created_at,
     clock: {
-      now: partnerClock(deps, partner.id).iso(),
+      now: new Date(clockReading(partner.clock, deps.realNow())).toISOString(),
       frozen: partner.clock.frozen_at_ms !== null,
     },
   });
-  app.openapi(list, (c) => {
+  app.openapi(list, async (c) => {
     const query = c.req.valid('query');
-    const page = partnersCreatedBy(deps.store, c.get('partner').id, {
-      limit: query.limit,
-      startingAfter: query.starting_after,
-    });
+    const callerId = c.get('partner').id;
+    const pageQuery = { limit: query.limit, startingAfter: query.starting_after };
+    const page = deps.partnerDirectory
+      ? pageOfPartners(await deps.partnerDirectory.createdBy(callerId), pageQuery)
+      : partnersCreatedBy(deps.store, callerId, pageQuery);
     return c.json({ data: page.data.map(view), has_more: page.has_more }, 200);
   });
   app.openapi(create, (c) => {
+    if (deps.config.partnerSignup === false) {
+      throw new ApiError(
+        'partner_signup_disabled',
+        'Creating partners is turned off on this sandbox (--partner-signup off). Use the credential its operator gave you.',
+      );
+    }
     const body = c.req.valid('json') ?? {};
     const { partner, credential, secret } = createPartner(deps, {
       name: body.name ?? 'sandbox partner',

@@ -118,7 +118,10 @@ const rotate = createRoute({
 
 export function webhookEndpointRoutes(deps: AppDeps) {
   const app = createRouter();
-  const settings = () => ({ httpHosts: deps.config.webhookHttpHosts });
+  const settings = () => ({
+    httpHosts: deps.config.webhookHttpHosts,
+    publicOnly: deps.config.webhookPublicOnly === true,
+  });
 
   app.openapi(create, (c) => {
     const row = createEndpoint(domainContext(deps, c), c.req.valid('json'), settings());

@@ -8,12 +8,14 @@ import {
   DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from '../http/connection-limits.js';
+import type { HostedSafety } from '../http/deps.js';
+import { hostedSafetyOptions, readHostedSafety } from './hosted-safety.js';
 
 /** Default requests per second per partner (documented in the README). */
 export const DEFAULT_RATE_LIMIT = 100;
 
 export function registerServe(program: Command): void {
-  program
+  const serve = program
     .command('serve', { isDefault: true })
     .description('start the sandbox HTTP server')
     .option('-p, --port <port>', 'port to listen on (env PORT)', process.env.PORT ?? '8080')
@@ -24,6 +26,16 @@ export function registerServe(program: Command): void {
       '--journal-limit <size>',
       "with --data: compact the journal into the snapshot once it exceeds this size (and the snapshot's), e.g. 64kb, 16mb",
       '16mb',
+    )
+    .option(
+      '--database <url>',
+      'shared mode: PostgreSQL connection URL, the store of record (env DATABASE_URL)',
+      process.env.DATABASE_URL,
+    )
+    .option(
+      '--instance-url <url>',
+      'shared mode: the URL other instances reach this one at (env CREDIT_SANDBOX_INSTANCE_URL; default: the listening address)',
+      process.env.CREDIT_SANDBOX_INSTANCE_URL,
     )
     .option('--public-url <url>', 'absolute URL partners reach the sandbox at (hosted pages, problem types)')
     .option('--webhook-http-hosts <hosts>', 'comma-separated hosts allowed as plain-http webhook targets', '')
@@ -95,6 +107,12 @@ export function registerServe(program: Command): void {
         opts.maxConnectionsPerClient,
         '--max-connections-per-client',
       );
+      let safety: HostedSafety;
+      try {
+        safety = readHostedSafety(opts);
+      } catch (error) {
+        fail((error as Error).message);
+      }
       let timings: Timings;
       try {
         timings = parseTimings(opts.timings ?? '');
@@ -115,9 +133,23 @@ export function registerServe(program: Command): void {
           `--holidays-region must be a Brazilian state (${BRAZILIAN_STATES.join(', ')}); got "${opts.holidaysRegion}"`,
         );
       if (opts.seed === '') fail('--seed needs a value, e.g. --seed ci-1');
+      // Seeded streams keep their counters in the store's meta, which shared mode does not persist.
+      if (opts.seed !== undefined && opts.database)
+        fail('--seed is not supported with --database (shared mode) yet');
       const accessLog = opts.log as AccessLogFormat;
       if (!ACCESS_LOG_FORMATS.includes(accessLog))
         fail(`--log must be ${ACCESS_LOG_FORMATS.join(', ')}, got "${opts.log}"`);
+      if (opts.data && opts.database) fail('--data and --database exclude each other: pick one store');
+      if (opts.instanceUrl && !/^https?:\/\/[^/]+/.test(opts.instanceUrl)) {
+        fail(
+          `--instance-url must be an absolute http(s) URL other instances can reach, got "${opts.instanceUrl}"`,
+        );
+      }
+      if (opts.database && !opts.instanceUrl && (opts.host === '0.0.0.0' || opts.host === '::')) {
+        console.warn(
+          'credit-sandbox: --database without --instance-url: other instances will forward to http://localhost:<port>, which only works on this machine. Set --instance-url to the address they reach this instance at.',
+        );
+      }
       if (opts.clock !== 'running' && opts.clock !== 'frozen')
         fail(`--clock must be running or frozen, got "${opts.clock}"`);
       let credential: ReturnType<typeof defaultCredentialFromEnv>;
@@ -138,6 +170,8 @@ export function registerServe(program: Command): void {
           host: opts.host ?? '127.0.0.1',
           dataFile: opts.data,
           journalLimitBytes,
+          databaseUrl: opts.database,
+          instanceUrl: opts.instanceUrl,
           publicUrl: opts.publicUrl,
           clockMode: opts.clock,
           webhookHttpHosts: (opts.webhookHttpHosts ?? '')
@@ -150,6 +184,7 @@ export function registerServe(program: Command): void {
           // A boolean flag: commander stores `true` when it is given.
           hosted: (opts as Record<string, unknown>).hosted === true,
           maxConnectionsPerClient,
+          safety,
           webhookTimeoutMs,
           timings,
           seed: opts.seed,
@@ -184,7 +219,13 @@ export function registerServe(program: Command): void {
       console.log(`  docs      ${publicUrl}/docs   (OpenAPI: ${publicUrl}/v3/openapi.json)`);
       console.log(`  dashboard ${publicUrl}/dashboard`);
       console.log(
-        `  storage   ${opts.data ? opts.data : 'in memory'}; clock ${opts.clock}; rate limit ${rateLimit || 'off'}`,
+        `  storage   ${opts.database ? `PostgreSQL ${redactUrl(opts.database)}` : opts.data ? opts.data : 'in memory'}; clock ${opts.clock}; rate limit ${rateLimit || 'off'}`,
+      );
+      if (server.shared) {
+        console.log(`  instance  ${server.shared.cluster.instanceId} at ${server.shared.cluster.url}`);
+      }
+      console.log(
+        `  hosted safety ${safety.webhookPublicOnly ? `on (public https webhooks; quotas ${safety.quotas?.customers} customers, ${safety.quotas?.eventsKept} events)` : 'off'}; partner sign-up ${safety.partnerSignup ? 'on' : 'off'}`,
       );
       if (opts.seed !== undefined || startTimeMs !== undefined) {
         const start = startTimeMs === undefined ? 'now' : new Date(startTimeMs).toISOString();
@@ -198,6 +239,19 @@ export function registerServe(program: Command): void {
       console.log(`    client_secret  ${credential.clientSecret}`);
       stopOnSignals(server.close);
     });
+  // Added after the chain: commander reads every option at parse time.
+  hostedSafetyOptions(serve);
+}
+
+/** The URL without its password, for the start-up banner. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
 }
 
 /** An RFC 3339 date-time with a zone (`Z` or `±hh:mm`); a bare date or local time is ambiguous. */

@@ -53,6 +53,11 @@ export const ERROR_CATALOG = {
     help: 'A token issued before its credential was revoked keeps working until it expires, except for credential management: creating or revoking credentials needs a token of a credential that is still `active`. Get a token with an active credential.',
   },
   // 404 / 405: nothing answers at that address.
+  partner_signup_disabled: {
+    status: 403,
+    title: 'Partner sign-up is turned off',
+    help: 'This sandbox was started with `--partner-signup off`: its operator creates partners. Use the credential you were given, or ask the operator for one.',
+  },
   resource_not_found: {
     status: 404,
     title: 'Resource not found',
@@ -256,6 +261,11 @@ export const ERROR_CATALOG = {
     title: 'Clock jump too large',
     help: 'One advance moves a partner clock at most 3660 days (10 years), so a typo cannot make the sandbox run millions of jobs. Advance in several steps if you really need more.',
   },
+  quota_exceeded: {
+    status: 422,
+    title: 'Partner quota reached',
+    help: 'On a hosted sandbox each partner may hold a limited number of objects (`--quota-customers`). Reset the partner (`POST /v3/sandbox/reset`) or create another partner.',
+  },
   // 429 / 500.
   rate_limited: {
     status: 429,
@@ -271,6 +281,11 @@ export const ERROR_CATALOG = {
     status: 500,
     title: 'Scenario files are invalid',
     help: 'A scenario file served by this sandbox no longer validates (it was edited while the server ran). The detail names the file, the step and the problem; fix the file and retry.',
+  },
+  instance_unavailable: {
+    status: 503,
+    title: 'Sandbox instance unavailable',
+    help: 'Shared mode: the instance that owns this partner could not be reached and its lease has not expired yet, or ownership is moving. Nothing was applied; retry after `Retry-After` seconds.',
   },
   internal_error: {
     status: 500,

@@ -75,9 +75,18 @@ export function partnersCreatedBy(
   partnerId: string,
   page: { limit: number; startingAfter?: string | undefined },
 ): { data: PartnerRecord[]; has_more: boolean } {
-  const rows = [...store.partners.values()]
-    .filter((partner) => partner.created_by === partnerId)
-    .sort((a, b) => b.seq - a.seq);
+  return pageOfPartners(
+    [...store.partners.values()].filter((partner) => partner.created_by === partnerId),
+    page,
+  );
+}
+
+/** A page of partners, newest first (shared mode reads the rows from its database). */
+export function pageOfPartners(
+  partners: PartnerRecord[],
+  page: { limit: number; startingAfter?: string | undefined },
+): { data: PartnerRecord[]; has_more: boolean } {
+  const rows = [...partners].sort((a, b) => b.seq - a.seq);
   let start = 0;
   if (page.startingAfter !== undefined) {
     const at = rows.findIndex((partner) => partner.id === page.startingAfter);

@@ -21,6 +21,8 @@ export interface EngineDeps {
   onError: (message: string, error: unknown) => void;
   /** Automatic delays; DESIGN's defaults when absent. */
   timings?: Timings;
+  /** Hosted quota: events kept per partner (the oldest dropped beyond it); unlimited when absent. */
+  eventsKept?: number | undefined;
   /** Per-partner streams (`--seed`); every partner shares `ids`/`randomBytes` when absent. */
   streams?: RandomStreams;
   /** Where new and reset partner clocks start (`--start-time`); real time when absent. */
@@ -137,6 +139,7 @@ export class Engine {
       timestamp: clock.iso(),
       data,
     });
+    this.dropOldEvents(partnerId);
     for (const sink of this.sinks) {
       try {
         sink(event);
@@ -145,6 +148,18 @@ export class Engine {
       }
     }
     return event;
+  }
+
+  /** Keeps a partner's event log within the hosted quota (its deliveries keep their own record). */
+  private dropOldEvents(partnerId: string): void {
+    const limit = this.deps.eventsKept;
+    if (limit === undefined) return;
+    const log = this.deps.store.eventsByPartner.rows(partnerId);
+    while (log.length > limit) {
+      const oldest = log[0];
+      if (!oldest) break;
+      this.deps.store.events.delete(oldest.id);
+    }
   }
 
   clockView(partnerId: string): ClockView {

@@ -81,6 +81,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Reads skip the body check and the durability wait: inspecting the body of a GET makes the
   // Node adapter build a full Request object, and each middleware layer costs a promise per request.
   const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
+  if (deps.clusterGate) app.use('*', deps.clusterGate);
   app.on(WRITES, '/v3/*', limitBody);
   app.use('/v3/*', authenticate(deps));
   app.use('/v3/*', rateLimit(deps));

@@ -1,10 +1,13 @@
+import type { MiddlewareHandler } from 'hono';
 import { DEFAULT_TIMINGS, type Timings } from '../domain/timings.js';
 import type { Engine } from '../engine/engine.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { RandomStreams } from '../lib/random-streams.js';
 import type { Persistence } from '../store/persistence.js';
+import type { PartnerRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDelivery } from '../webhooks/delivery-service.js';
+import type { AppEnv } from './env.js';
 
 /** Server-wide settings that change behaviour (flags and environment). */
 export interface AppConfig {
@@ -12,6 +15,15 @@ export interface AppConfig {
   publicUrl: string;
   /** Hosts besides loopback that webhook endpoints may reach over plain http. */
   webhookHttpHosts: string[];
+  /**
+   * Hosted safety (on in shared mode and with --hosted): webhook urls must be https and reach
+   * public addresses only, checked at registration and again at each connection.
+   */
+  webhookPublicOnly?: boolean;
+  /** Whether `POST /v3/sandbox/partners` creates partners (`--partner-signup`, on by default). */
+  partnerSignup?: boolean;
+  /** Hosted safety: per-partner limits (requests per second are `rateLimit`). Absent: none. */
+  quotas?: PartnerQuotas | undefined;
   /** Requests per second per partner; 0 disables rate limiting. */
   rateLimit: number;
   /** How new partners' clocks start. */
@@ -26,6 +38,20 @@ export interface AppConfig {
   startTimeMs?: number | undefined;
   /** A Brazilian state whose holidays join the national banking calendar (`--holidays-region`). */
   holidaysRegion?: string | null | undefined;
+}
+
+export interface PartnerQuotas {
+  /** Customers one partner may hold; creating more answers 422 `quota_exceeded`. */
+  customers: number;
+  /** Events kept per partner; the oldest are dropped beyond it. */
+  eventsKept: number;
+}
+
+/** What hosted safety turns on (`--hosted-safety`, `--partner-signup`, `--quota-*`). */
+export interface HostedSafety {
+  webhookPublicOnly: boolean;
+  partnerSignup: boolean;
+  quotas: PartnerQuotas | undefined;
 }
 
 export interface Logger {
@@ -49,6 +75,16 @@ export interface AppDeps {
   engine: Engine;
   /** Outgoing webhook delivery (`idle()` lets tests wait for deliveries in flight). */
   webhooks: WebhookDelivery;
+  /**
+   * Shared mode only: runs first on every request and serves it here, or forwards it to the
+   * instance that owns its partner (`src/cluster/`). Absent in a single process.
+   */
+  clusterGate?: MiddlewareHandler<AppEnv>;
+  /**
+   * Shared mode only: the partners a partner created, read from the database (they live on
+   * whichever instance owns each, not necessarily in this one's memory).
+   */
+  partnerDirectory?: { createdBy(partnerId: string): Promise<PartnerRecord[]> };
 }
 
 export const DEFAULT_CONFIG: AppConfig = {

@@ -179,6 +179,35 @@ export class Store {
     }
   }
 
+  /** A persisted table by its name (backends that load rows table by table). */
+  table(name: string): Table<{ id: string }> | undefined {
+    return this.tables.find((table) => table.name === name);
+  }
+
+  /**
+   * Runs `fn` with change tracking off: rows it loads from a backend, or drops from memory, are
+   * not changes to write back. Changes recorded before stay pending.
+   */
+  untracked<R>(fn: () => R): R {
+    const was = this.tracking;
+    for (const table of this.tables) table.tracking = false;
+    try {
+      return fn();
+    } finally {
+      for (const table of this.tables) table.tracking = was;
+    }
+  }
+
+  /**
+   * Drops every row of a partner from memory without recording deletes (shared mode: another
+   * instance owns the partner now; its rows stay in the database).
+   */
+  evictPartner(partnerId: string): void {
+    for (const table of this.tables) {
+      table.evictWhere((row) => ((row as { partner_id?: string }).partner_id ?? row.id) === partnerId);
+    }
+  }
+
   /** The current rows of one persisted table (a compaction snapshots the store table by table). */
   dumpTable(name: string): { id: string }[] {
     const table = this.tables.find((t) => t.name === name);

@@ -96,6 +96,22 @@ export class Table<T extends { id: string }> {
     return removed;
   }
 
+  /**
+   * Drops the rows matching `predicate` from memory as if they had never been loaded: no delete
+   * is recorded and any change to them not yet taken is forgotten (their owner moved elsewhere).
+   */
+  evictWhere(predicate: (row: T) => boolean): number {
+    let evicted = 0;
+    for (const row of [...this.rows.values()]) {
+      if (!predicate(row)) continue;
+      for (const index of this.indexes) index.remove(row);
+      this.rows.delete(row.id);
+      this.dirty.delete(row.id);
+      evicted++;
+    }
+    return evicted;
+  }
+
   clear(): void {
     if (this.tracking) for (const id of this.rows.keys()) this.dirty.set(id, false);
     this.rows.clear();

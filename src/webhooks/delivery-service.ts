@@ -15,6 +15,8 @@ export interface WebhookDelivery {
   idle(timeoutMs?: number): Promise<void>;
   /** Closes the outgoing connection pool. */
   close(): Promise<void>;
+  /** Re-schedules a partner's attempts that were in flight when its rows were written (takeover). */
+  resumePartner(partnerId: string): void;
 }
 
 export interface WebhookDeliveryOptions {
@@ -23,6 +25,8 @@ export interface WebhookDeliveryOptions {
   persistence: Persistence;
   realNow: () => number;
   timeoutMs: number;
+  /** Hosted safety: connect only to public addresses (see public-address.ts). */
+  publicOnly?: boolean | undefined;
   /** Defaults to undici; tests and benchmarks may inject their own. */
   send?: WebhookSender | undefined;
   concurrency?: number | undefined;
@@ -37,7 +41,7 @@ export interface WebhookDeliveryOptions {
  */
 export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {
   const { engine, store, persistence, onError } = options;
-  const undici = options.send ? undefined : createUndiciSender();
+  const undici = options.send ? undefined : createUndiciSender({ publicOnly: options.publicOnly === true });
   const send = options.send ?? (undici as { send: WebhookSender }).send;
 
   const dispatcher = new WebhookDispatcher({
@@ -59,11 +63,12 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     if (attempt) dispatcher.dispatch(attempt);
   });
 
-  for (const partner of store.partners.values()) {
-    for (const row of [...store.deliveryIdx.byStatus.rows(`${partner.id}|sending`)]) {
-      resumeInterruptedDelivery(engine.context(partner.id), row.id);
+  const resumePartner = (partnerId: string): void => {
+    for (const row of [...store.deliveryIdx.byStatus.rows(`${partnerId}|sending`)]) {
+      resumeInterruptedDelivery(engine.context(partnerId), row.id);
     }
-  }
+  };
+  for (const partner of store.partners.values()) resumePartner(partner.id);
 
   /** Whether some partner has a job due now that its timer is about to run. */
   const dueJobWaiting = (): boolean => {
@@ -98,6 +103,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     close: async () => {
       await undici?.close();
     },
+    resumePartner,
   };
 }
 

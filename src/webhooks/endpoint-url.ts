@@ -1,4 +1,5 @@
 import { ApiError } from '../domain/errors.js';
+import { ipLiteral, isPublicAddress } from './public-address.js';
 
 /** Longest accepted endpoint URL. */
 export const MAX_URL_LENGTH = 2048;
@@ -19,7 +20,7 @@ export function isLoopbackHost(hostname: string): boolean {
  * `--webhook-http-hosts` (e.g. `host.docker.internal`). An unparseable URL is malformed (400);
  * a parseable one refused by these rules is 422 with how to allow it.
  */
-export function checkEndpointUrl(raw: string, httpHosts: readonly string[]): string {
+export function checkEndpointUrl(raw: string, httpHosts: readonly string[], publicOnly = false): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -33,6 +34,7 @@ export function checkEndpointUrl(raw: string, httpHosts: readonly string[]): str
       },
     );
   }
+  if (publicOnly) return checkPublicUrl(raw, url);
   if (url.protocol === 'https:') return raw;
   if (url.protocol !== 'http:') {
     throw new ApiError(
@@ -48,4 +50,26 @@ export function checkEndpointUrl(raw: string, httpHosts: readonly string[]): str
     `webhook url must be https; plain http is allowed only for loopback hosts (localhost, 127.0.0.0/8, [::1]). Start the sandbox with --webhook-http-hosts ${url.hostname} to allow http://${url.host}.`,
     { param: 'url' },
   );
+}
+
+/**
+ * Hosted safety: https only, and no host that names a non-public address. IP literals and
+ * localhost names are refused here; other names are checked again at each delivery, when they
+ * are resolved (see public-address.ts).
+ */
+function checkPublicUrl(raw: string, url: URL): string {
+  const refuse = (why: string) =>
+    new ApiError(
+      'webhook_url_not_allowed',
+      `This sandbox is hosted (shared mode or --hosted): webhook urls must be https and reach a public address; ${why}. Expose your receiver on a public https URL (e.g. through a tunnel), or run the sandbox locally to deliver to private addresses.`,
+      { param: 'url' },
+    );
+  if (url.protocol !== 'https:') throw refuse(`"${raw}" uses ${url.protocol.slice(0, -1)}`);
+  const host = url.hostname.toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) throw refuse(`${url.hostname} is loopback`);
+  const literal = ipLiteral(host);
+  if (literal !== undefined && !isPublicAddress(literal)) {
+    throw refuse(`${literal} is a loopback, private, link-local or otherwise non-public address`);
+  }
+  return raw;
 }

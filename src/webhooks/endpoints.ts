@@ -43,6 +43,8 @@ export function endpointView(row: WebhookEndpointRecord) {
 
 export interface EndpointSettings {
   httpHosts: readonly string[];
+  /** Hosted safety: only https to public addresses (loopback and private hosts refused). */
+  publicOnly?: boolean;
 }
 
 export interface NewEndpoint {
@@ -56,7 +58,7 @@ export function createEndpoint(
   input: NewEndpoint,
   settings: EndpointSettings,
 ): WebhookEndpointRecord {
-  const url = checkEndpointUrl(input.url, settings.httpHosts);
+  const url = checkEndpointUrl(input.url, settings.httpHosts, settings.publicOnly);
   const events = checkEventPatterns(input.events ?? []);
   const now = ctx.clock.iso();
   return ctx.store.webhookEndpoints.insert({
@@ -97,7 +99,10 @@ export function updateEndpoint(
   settings: EndpointSettings,
 ): WebhookEndpointRecord {
   let row = getEndpoint(ctx, id);
-  const url = changes.url === undefined ? row.url : checkEndpointUrl(changes.url, settings.httpHosts);
+  const url =
+    changes.url === undefined
+      ? row.url
+      : checkEndpointUrl(changes.url, settings.httpHosts, settings.publicOnly);
   const events = changes.events === undefined ? row.events : checkEventPatterns(changes.events);
   row = ctx.store.webhookEndpoints.replace({
     ...row,

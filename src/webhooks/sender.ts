@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { ipLiteral, isPublicAddress, NonPublicAddressError, publicOnlyLookup } from './public-address.js';
 
 /** One signed POST to a receiver. The sender must give up when `signal` aborts (the timeout). */
 export interface OutgoingWebhook {
@@ -24,9 +25,22 @@ const MAX_DRAINED_BYTES = 64 * 1024;
  * The real sender: undici over its own connection pool (keep-alive, no redirects followed — a 3xx
  * is an answer like any other). Concurrency is bounded by the dispatcher, not here.
  */
-export function createUndiciSender(): { send: WebhookSender; close(): Promise<void> } {
-  const agent = new Agent({ connections: null, keepAliveTimeout: 4_000 });
+export function createUndiciSender(options: { publicOnly?: boolean } = {}): {
+  send: WebhookSender;
+  close(): Promise<void>;
+} {
+  const agent = new Agent({
+    connections: null,
+    keepAliveTimeout: 4_000,
+    ...(options.publicOnly ? { connect: { lookup: publicOnlyLookup } } : {}),
+  });
   const send: WebhookSender = async ({ url, headers, body, signal }) => {
+    if (options.publicOnly) {
+      // An IP literal is connected to without a lookup: check it here.
+      const host = new URL(url).hostname;
+      const literal = ipLiteral(host);
+      if (literal !== undefined && !isPublicAddress(literal)) throw new NonPublicAddressError(host, literal);
+    }
     const res = await request(url, { method: 'POST', headers, body, signal, dispatcher: agent });
     await res.body.dump({ limit: MAX_DRAINED_BYTES, signal });
     const retryAfter = res.headers['retry-after'];

@@ -131,6 +131,7 @@ function assertCaptureNeeded(customer: CustomerRecord): void {
   }
 }
 
-function hashToken(token: string): string {
+/** The stored form of a session token (its hash; the token itself is only in the URL). */
+export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }

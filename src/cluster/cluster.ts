@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { ApiError } from '../domain/errors.js';
+import type { Engine } from '../engine/engine.js';
+import type { Logger } from '../http/deps.js';
+import type { PostgresPersistence, WriteGuard } from '../store/postgres/postgres-persistence.js';
+import type { Store } from '../store/store.js';
+import type { WebhookDelivery } from '../webhooks/delivery-service.js';
+import { LeaseTable, type LeaseView } from './leases.js';
+
+/** Default lease length: a dead instance's partners move within this plus one sweep. */
+export const DEFAULT_LEASE_MS = 5_000;
+/** Orphaned partners one sweep takes at most, so a restarted fleet spreads them over instances. */
+const SWEEP_BATCH = 25;
+
+export interface ClusterOptions {
+  pool: pg.Pool;
+  store: Store;
+  persistence: PostgresPersistence;
+  engine: Engine;
+  webhooks: WebhookDelivery;
+  log: Logger;
+  leaseMs?: number | undefined;
+}
+
+/**
+ * Partner ownership in shared mode. Each partner is served by exactly one instance at a time, the
+ * holder of its lease row; this instance keeps in memory only the partners it holds. It takes a
+ * partner over (loads its rows, re-arms its jobs, resumes its deliveries) when a request needs it
+ * or a background sweep finds it orphaned, renews its leases in the background, and drops from
+ * memory a partner whose lease it lost. Every flush re-confirms the leases of the partners it
+ * writes inside the same transaction (see `confirm`), so an instance that lost a partner can never
+ * overwrite what the new owner wrote.
+ */
+export class Cluster implements WriteGuard {
+  readonly instanceId = `ins_${randomBytes(8).toString('hex')}`;
+  readonly leases: LeaseTable;
+  readonly leaseMs: number;
+  /** Where other instances reach this one; set once the server listens. */
+  url = '';
+  /** Partners held, with when (performance.now()) they were taken. */
+  private readonly owned = new Map<string, number>();
+  private readonly claiming = new Map<string, Promise<LeaseView>>();
+  /** Partners created here whose lease this flush took: handed off once it commits. */
+  private created: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  private lastRenewed = performance.now();
+
+  constructor(private readonly options: ClusterOptions) {
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.leases = new LeaseTable(options.pool, this.instanceId, this.leaseMs);
+    options.persistence.guard = this;
+  }
+
+  owns(partnerId: string): boolean {
+    return this.owned.has(partnerId);
+  }
+
+  /**
+   * Makes sure the partner is served here if it can be: already held, or its lease is free and
+   * taken now (rows loaded before this resolves). Otherwise names the live owner.
+   */
+  claim(partnerId: string): Promise<LeaseView> {
+    if (this.owned.has(partnerId)) return Promise.resolve({ mine: true });
+    let pending = this.claiming.get(partnerId);
+    if (!pending) {
+      pending = this.takeOver(partnerId).finally(() => this.claiming.delete(partnerId));
+      this.claiming.set(partnerId, pending);
+    }
+    return pending;
+  }
+
+  private async takeOver(partnerId: string): Promise<LeaseView> {
+    const view = await this.leases.acquire(partnerId, this.url);
+    if (!view.mine) return view;
+    const started = performance.now();
+    const { store, persistence, engine, webhooks, log } = this.options;
+    // Whatever an earlier tenure left in memory is stale: the database is the truth now.
+    store.evictPartner(partnerId);
+    const rows = await persistence.load([partnerId]);
+    if (!store.partners.get(partnerId)) {
+      // No such partner (a stale token, a deleted partner): nothing to hold.
+      await this.leases.release([partnerId]);
+      return { mine: true };
+    }
+    this.owned.set(partnerId, performance.now());
+    engine.scheduler.arm(partnerId);
+    webhooks.resumePartner(partnerId);
+    await persistence.flush();
+    log.info(`took over partner ${partnerId} (${rows} rows, ${Math.round(performance.now() - started)} ms)`);
+    return { mine: true };
+  }
+
+  lease(): { owner: string; url: string; ttlMs: number } {
+    return { owner: this.instanceId, url: this.url, ttlMs: this.leaseMs };
+  }
+
+  confirmed(held: Set<string>, partnerIds: string[]): string[] {
+    const now = performance.now();
+    const refused: string[] = [];
+    this.created = [];
+    for (const id of partnerIds) {
+      if (!held.has(id)) refused.push(id);
+      else if (!this.owned.has(id)) {
+        // A partner created here holds its lease from this flush on.
+        this.owned.set(id, now);
+        this.created.push(id);
+      }
+    }
+    return refused;
+  }
+
+  /**
+   * Hands partners created here back as soon as they are written: the instance whose turn it is
+   * to get the partner's first request takes it, so new partners spread over the instances
+   * instead of all landing on the owner of the partner that created them.
+   */
+  async committed(): Promise<void> {
+    const created = this.created;
+    this.created = [];
+    if (created.length === 0) return;
+    for (const id of created) this.evict(id, 'handed off after creation');
+    // Awaited before the creating request is answered, so no request can reach the new partner
+    // while this release is on its way (it would otherwise drop a lease just taken again).
+    await this.leases
+      .release(created)
+      .catch((error: unknown) => this.options.log.error('lease hand-off failed', error));
+  }
+
+  refused(partnerIds: string[]): Error {
+    for (const id of partnerIds) this.evict(id, 'its lease is held by another instance');
+    return new ApiError(
+      'instance_unavailable',
+      `Another sandbox instance took over partner ${partnerIds.join(', ')} while this request ran; nothing was written. Retry (a POST with the same Idempotency-Key): it goes to the new owner.`,
+      { headers: { 'Retry-After': '1' } },
+    );
+  }
+
+  /** Starts renewing leases and sweeping for orphaned partners. */
+  start(url: string): void {
+    this.url = url;
+    this.lastRenewed = performance.now();
+    const every = Math.max(50, Math.floor(this.leaseMs / 5));
+    this.timer = setInterval(() => void this.tick(), every);
+    this.timer.unref();
+  }
+
+  /** Stops the background work and gives every partner back, so survivors take them at once. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.leases.release().catch(() => {});
+    this.owned.clear();
+  }
+
+  /** One renewal and one sweep; public so tests can drive it without waiting. */
+  async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.renew();
+      for (const partnerId of await this.leases.orphans(SWEEP_BATCH)) {
+        if (!this.timer) break;
+        await this.claim(partnerId);
+      }
+    } catch (error) {
+      this.options.log.error('shared mode: lease renewal or sweep failed', error);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async renew(): Promise<void> {
+    const started = performance.now();
+    let held: Set<string>;
+    try {
+      held = await this.leases.renewAll(this.url);
+    } catch (error) {
+      // Without a renewal for a whole lease, others may own our partners: stop serving them.
+      if (performance.now() - this.lastRenewed > this.leaseMs) {
+        for (const id of [...this.owned.keys()]) this.evict(id, 'its lease could not be renewed');
+      }
+      throw error;
+    }
+    this.lastRenewed = started;
+    for (const [id, since] of this.owned) {
+      if (since < started && !held.has(id)) this.evict(id, 'its lease was taken by another instance');
+    }
+    // A lease held without the partner in memory (its load failed): give it back, so the sweep
+    // of some instance loads it and its jobs run.
+    const stray = [...held].filter((id) => !this.owned.has(id) && !this.claiming.has(id));
+    if (stray.length > 0) await this.leases.release(stray);
+  }
+
+  private evict(partnerId: string, why: string): void {
+    if (!this.owned.delete(partnerId)) return;
+    this.options.store.evictPartner(partnerId);
+    this.options.engine.scheduler.arm(partnerId);
+    this.options.log.info(`released partner ${partnerId}: ${why}`);
+  }
+}

@@ -1,0 +1,95 @@
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from '../domain/errors.js';
+import type { AppEnv } from '../http/env.js';
+import { requestHeader } from '../http/node-fast-path.js';
+import type { Cluster } from './cluster.js';
+import {
+  FORWARDED_HEADER,
+  type Forwarder,
+  forwardedBody,
+  NOT_OWNER_HEADER,
+  OwnerUnreachableError,
+} from './forward.js';
+import type { RequestPartners } from './request-partner.js';
+
+/** How long a request waits for a dead owner's lease to expire before answering 503. */
+const FAILOVER_WAIT_MS = 20_000;
+const RETRY_EVERY_MS = 200;
+const OWNER_CACHE_LIMIT = 10_000;
+
+/**
+ * The one door of shared mode into the HTTP app: a request for a partner this instance holds goes
+ * straight on (no await, no database); one for a partner nobody holds is taken over here first;
+ * one for a partner another live instance holds is forwarded there and its answer returned. When
+ * the owner is down, the request waits until its lease expires and the partner is taken over.
+ */
+export function clusterMiddleware(
+  cluster: Cluster,
+  partners: RequestPartners,
+  forwarder: Forwarder,
+): MiddlewareHandler<AppEnv> {
+  // Where each partner was last forwarded: forwarding then costs no database query. An entry is
+  // dropped when the owner refuses the connection or answers that it no longer owns the partner.
+  const owners = new Map<string, string>();
+
+  const route = async (
+    c: Parameters<MiddlewareHandler<AppEnv>>[0],
+    next: () => Promise<void>,
+    id: string,
+  ) => {
+    const deadline = performance.now() + FAILOVER_WAIT_MS;
+    // Read on the first forward only, and kept for a retry.
+    let body: { bytes: Buffer | undefined } | undefined;
+    for (;;) {
+      let ownerUrl = owners.get(id);
+      if (!ownerUrl) {
+        const view = await cluster.claim(id);
+        if (view.mine) return next();
+        ownerUrl = view.ownerUrl;
+        if (owners.size >= OWNER_CACHE_LIMIT) owners.clear();
+        owners.set(id, ownerUrl);
+      }
+      if (requestHeader(c, FORWARDED_HEADER)) {
+        // Ownership moved while this request travelled: one hop only, never a loop.
+        throw unavailable('ownership of this partner is moving between instances', true);
+      }
+      try {
+        body ??= { bytes: await forwardedBody(c.req) };
+        const answer = await forwarder.forward(c.req.raw, ownerUrl, body.bytes);
+        if (!answer.headers.has(NOT_OWNER_HEADER)) return answer;
+        // The owner we remembered gave the partner up; it applied nothing: ask the database again.
+        owners.delete(id);
+      } catch (error) {
+        owners.delete(id);
+        if (!(error instanceof OwnerUnreachableError)) {
+          throw unavailable(`the owning instance failed while answering (${(error as Error).message})`);
+        }
+        if (performance.now() > deadline) throw unavailable(error.message);
+        await delay(RETRY_EVERY_MS);
+      }
+      if (performance.now() > deadline) throw unavailable('ownership kept moving');
+    }
+  };
+
+  // Not async: the common case (a partner held here) must not cost a promise.
+  return (c, next) => {
+    const found = partners.of({ path: c.req.path, authorization: requestHeader(c, 'authorization') });
+    if (found === undefined) return next();
+    if (typeof found === 'string') return cluster.owns(found) ? next() : route(c, next, found);
+    return found.then((id) => (id === undefined || cluster.owns(id) ? next() : route(c, next, id)));
+  };
+}
+
+function unavailable(why: string, notOwner = false): ApiError {
+  const headers: Record<string, string> = { 'Retry-After': '1' };
+  if (notOwner) headers[NOT_OWNER_HEADER] = 'true';
+  return new ApiError(
+    'instance_unavailable',
+    `This partner's sandbox instance is not reachable right now: ${why}. Retry in a second; send a POST again with the same Idempotency-Key, so it is applied at most once.`,
+    { headers },
+  );
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { type ChangeSet, isEmptyChangeSet } from '../change-set.js';
+import type { Persistence } from '../persistence.js';
+import type { Store } from '../store.js';
+import { type FlushOutcome, flushStatement } from './flush-statement.js';
+import { existingTables, mergeChangeSets, readTableRows, rowPartner, type StoredRow } from './rows.js';
+
+/**
+ * Shared mode's say in each write. Each flush statement checks the leases of the partners whose
+ * rows it writes (see flush-statement.ts) and writes nothing if any is not held by this instance.
+ */
+export interface WriteGuard {
+  /** Who writes: this instance's id and URL, and the lease length a write renews to. */
+  lease(): { owner: string; url: string; ttlMs: number };
+  /** Told which written partners this instance holds; returns those it does not. */
+  confirmed(held: Set<string>, partnerIds: string[]): string[];
+  /**
+   * Told which partners were refused, after the rollback; returns the error the waiting
+   * requests get (the guard knows how to say it to a client).
+   */
+  refused(partnerIds: string[]): Error;
+  /** Told that the transaction it confirmed committed; the flush resolves after this does. */
+  committed(): Promise<void>;
+}
+
+/** A flush refused because this instance does not own some partner it wrote to. */
+export class PartnerNotOwnedError extends Error {
+  constructor(readonly partnerIds: string[]) {
+    super(`this instance no longer owns partner(s) ${partnerIds.join(', ')}; their changes were not written`);
+    this.name = 'PartnerNotOwnedError';
+  }
+}
+
+/**
+ * PostgreSQL as the store of record (`--database`). Each flush writes the change set accumulated
+ * since the previous one in one transaction. Writes are group-committed: callers arriving while a
+ * transaction runs share the next one, so each caller's change is committed when its promise
+ * resolves. A failed transaction keeps its changes for the next flush.
+ */
+export class PostgresPersistence implements Persistence {
+  guard: WriteGuard | undefined;
+  private writing: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private unwritten: ChangeSet | null = null;
+
+  constructor(
+    readonly pool: pg.Pool,
+    private readonly store: Store,
+  ) {
+    store.trackChanges();
+  }
+
+  /** Checks that the database has a table for each store table (a migration missing is a bug). */
+  async checkSchema(): Promise<void> {
+    const present = await existingTables(this.pool);
+    const missing = this.store.tableNames().filter((name) => !present.has(name));
+    if (missing.length > 0) {
+      throw new Error(`PostgreSQL has no table for ${missing.join(', ')}: add a migration that creates it`);
+    }
+  }
+
+  /**
+   * The token-signing key every instance shares: the first instance to start stores a fresh one,
+   * the others (and restarts) read it, so a token from one instance is valid on all.
+   */
+  async loadSigningKey(): Promise<void> {
+    await this.pool.query(
+      "INSERT INTO sandbox_meta (key, value) VALUES ('signing_key', $1::jsonb) ON CONFLICT (key) DO NOTHING",
+      [JSON.stringify(randomBytes(32).toString('base64url'))],
+    );
+    const result = await this.pool.query<{ value: string }>(
+      "SELECT value FROM sandbox_meta WHERE key = 'signing_key'",
+    );
+    const key = result.rows[0]?.value;
+    if (typeof key !== 'string') throw new Error('sandbox_meta has no signing_key');
+    this.store.meta.signing_key = key;
+  }
+
+  /**
+   * Loads the rows of the given partners (all rows when absent) into memory. Reads every table
+   * first, then applies them in one synchronous step untracked: what was loaded is already durable,
+   * and other partners' pending changes are left alone. Returns how many rows were loaded.
+   */
+  async load(partnerIds?: readonly string[]): Promise<number> {
+    const loaded: [string, StoredRow[]][] = [];
+    for (const name of this.store.tableNames()) {
+      loaded.push([name, await readTableRows(this.pool, name, partnerIds)]);
+    }
+    let count = 0;
+    let maxSeq = this.store.meta.seq;
+    this.store.untracked(() => {
+      for (const [name, rows] of loaded) {
+        this.store.table(name)?.apply({ upserts: rows, deletes: [] });
+        count += rows.length;
+        for (const row of rows) if (typeof row.seq === 'number' && row.seq > maxSeq) maxSeq = row.seq;
+      }
+    });
+    // The insertion counter orders a partner's events and jobs; it continues past what was loaded.
+    this.store.meta.seq = maxSeq;
+    return count;
+  }
+
+  flush(): Promise<void> {
+    if (this.queued) return this.queued;
+    if (!this.writing) {
+      this.writing = this.write().finally(() => {
+        this.writing = null;
+      });
+      return this.writing;
+    }
+    this.queued = this.writing.then(noop, noop).then(() => {
+      this.queued = null;
+      return this.flush();
+    });
+    return this.queued;
+  }
+
+  async close(): Promise<void> {
+    await this.flush().catch(noop);
+    await this.pool.end();
+  }
+
+  private async write(): Promise<void> {
+    const taken = this.store.takeChangeSet();
+    const changes = this.unwritten ? mergeChangeSets(this.unwritten, taken) : taken;
+    this.unwritten = null;
+    if (isEmptyChangeSet(changes)) return;
+    const partnerIds = partnersOf(changes);
+    const lease = this.guard ? { ...this.guard.lease(), partnerIds } : undefined;
+    let outcome: FlushOutcome | undefined;
+    const statement = flushStatement(changes, lease);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        outcome = (await this.pool.query<FlushOutcome>(statement)).rows[0];
+        break;
+      } catch (error) {
+        // A deadlock or serialization failure rolled the whole statement back: run it again.
+        if (attempt < 3 && isRetryable(error)) continue;
+        this.unwritten = changes;
+        throw error;
+      }
+    }
+    if (!outcome) throw new Error('the flush statement answered no row');
+    const refused = this.guard ? this.guard.confirmed(new Set(outcome.held), partnerIds) : [];
+    if (!outcome.ok || refused.length > 0) {
+      // Nothing was written. Those partners' rows belong to their new owner now; the rest is
+      // retried with the next flush.
+      this.unwritten = withoutPartners(changes, new Set(refused));
+      const error = new PartnerNotOwnedError(refused);
+      throw this.guard?.refused(refused) ?? error;
+    }
+    await this.guard?.committed();
+  }
+}
+
+function partnersOf(changes: ChangeSet): string[] {
+  const ids = new Set<string>();
+  for (const table of Object.values(changes.tables)) {
+    for (const row of table.upserts) ids.add(rowPartner(row));
+  }
+  return [...ids];
+}
+
+function withoutPartners(changes: ChangeSet, lost: Set<string>): ChangeSet {
+  const tables: ChangeSet['tables'] = {};
+  for (const [name, table] of Object.entries(changes.tables)) {
+    tables[name] = {
+      upserts: table.upserts.filter((row) => !lost.has(rowPartner(row))),
+      deletes: table.deletes,
+    };
+  }
+  return { meta: changes.meta, tables };
+}
+
+/** PostgreSQL's deadlock_detected and serialization_failure: safe to run the statement again. */
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === '40P01' || code === '40001';
+}
+
+function noop(): void {}
