@@ -14,6 +14,7 @@ const BENCHES: { file: string; load: () => Promise<{ run: () => Promise<BenchRes
   { file: 'advance-scaling.ts', load: () => import('./advance-scaling.js') },
   { file: 'webhook-throughput.ts', load: () => import('./webhook-throughput.js') },
   { file: 'data-journal.ts', load: () => import('./data-journal.js') },
+  { file: 'dashboard.ts', load: () => import('./dashboard.js') },
 ];
 
 const sections: string[] = [];

@@ -6,11 +6,12 @@ import { ApiError } from '../domain/errors.js';
 import { FIXTURES_DIR, scenarioCatalog } from '../engine/scenarios/catalog.js';
 import { ScenarioFileError } from '../engine/scenarios/load.js';
 import { randomValues } from '../engine/scenarios/random-values.js';
+import { scenarioRunLog } from '../engine/scenarios/run-log.js';
 import { ParamError, resolveParams, runScenario } from '../engine/scenarios/runner.js';
 import type { Scenario } from '../engine/scenarios/types.js';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
-import { selfFetch } from '../http/self-fetch.js';
+import { type InProcessBindings, selfFetch } from '../http/self-fetch.js';
 import { partnerTransport } from './scenario-transport.js';
 import { COMMON_ERRORS, json, listOf, problemResponses } from './schemas/common.js';
 import { RunResultSchema, RunScenarioBody, ScenarioSchema } from './schemas/scenarios.js';
@@ -115,14 +116,31 @@ export function sandboxScenarioRoutes(deps: AppDeps) {
       },
       sleep,
     });
-    const result = await runScenario(scenario, params, {
-      send,
-      random,
-      fixture: readFixture,
-      monotonicMs: () => performance.now(),
-      sleep,
-      runId: deps.engine.stream(partnerId).ids('run_'),
+    const runId = deps.engine.stream(partnerId).ids('run_');
+    const log = scenarioRunLog(deps);
+    const record = log.start({
+      id: runId,
+      partnerId,
+      scenario: scenario.name,
+      startedAtMs: deps.realNow(),
+      steps: scenario.steps.map((step) => ({ index: step.index, name: step.name, kind: step.kind })),
     });
+    // The dashboard starts runs in-process and follows them live from their first step.
+    (c.env as Partial<InProcessBindings> | undefined)?.onScenarioRunStarted?.(runId);
+    let result: Awaited<ReturnType<typeof runScenario>> | undefined;
+    try {
+      result = await runScenario(scenario, params, {
+        send,
+        random,
+        fixture: readFixture,
+        monotonicMs: () => performance.now(),
+        sleep,
+        runId,
+        onStep: (step) => log.step(record, step),
+      });
+    } finally {
+      log.finish(record, result?.status ?? 'failed');
+    }
     return c.json(result, 200);
   });
 

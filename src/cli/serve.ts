@@ -228,6 +228,7 @@ export function registerServe(program: Command): void {
       console.log(`credit-sandbox listening on ${server.url}`);
       console.log(`  API       ${publicUrl}/v3`);
       console.log(`  docs      ${publicUrl}/docs   (OpenAPI: ${publicUrl}/v3/openapi.json)`);
+      console.log(`  dashboard ${publicUrl}/dashboard`);
       console.log(
         `  storage   ${opts.database ? `PostgreSQL ${redactUrl(opts.database)}` : opts.data ? opts.data : 'in memory'}; clock ${opts.clock}; rate limit ${rateLimit || 'off'}`,
       );

@@ -19,6 +19,7 @@ import { sandboxRequestRoutes } from '../api/sandbox-requests.js';
 import { sandboxResetRoutes } from '../api/sandbox-reset.js';
 import { sandboxScenarioRoutes } from '../api/sandbox-scenarios.js';
 import { webhookEndpointRoutes } from '../api/webhooks.js';
+import { dashboardRoutes } from '../dashboard/routes.js';
 import { ApiError } from '../domain/errors.js';
 import type { AppDeps } from './deps.js';
 import { docsRoutes } from './docs.js';
@@ -126,6 +127,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', docsRoutes());
   app.route('/', hostedBiometricsRoutes(deps));
   app.route('/', signingPageRoutes(deps));
+  // The dashboard calls the API through this very app, like the scenario runner.
+  app.route(
+    '/',
+    dashboardRoutes(deps, async (request, env) => app.fetch(request, env)),
+  );
   app.get('/', (c) => c.redirect('/docs'));
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 

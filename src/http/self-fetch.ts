@@ -17,3 +17,14 @@ export function selfFetch(deps: object): SelfFetch {
   if (!fetch) throw new Error('no app registered for these deps (createApp was not called)');
   return fetch;
 }
+
+/**
+ * The `env` of requests the sandbox makes to itself from the dashboard: never present on requests
+ * from the network, so no client can forge it.
+ */
+export interface InProcessBindings {
+  /** The request was made by the dashboard (the request inspector can tell them apart). */
+  dashboard: true;
+  /** Told the run id as soon as a scenario run starts (the dashboard redirects to its live page). */
+  onScenarioRunStarted?: (runId: string) => void;
+}

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 
@@ -29,7 +29,18 @@ export interface BrowserHarness {
   close(): Promise<void>;
 }
 
-export async function startBrowserHarness(): Promise<BrowserHarness> {
+/** What a test file may change about the server it gets. */
+export interface HarnessOptions {
+  /** Directories of extra scenario files (`--scenarios`). */
+  scenarioDirs?: string[];
+}
+
+/** A separate headless Chromium, for pages that need JavaScript (live updates). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+export async function startBrowserHarness(options: HarnessOptions = {}): Promise<BrowserHarness> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: install Debian's Chromium with "apt-get install -y chromium".`);
   }
@@ -40,15 +51,20 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     rateLimit: 0,
     webhookHttpHosts: [],
     credential: { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET },
+    scenarioDirs: options.scenarioDirs,
     log: { info: () => {}, error: (message, error) => console.error(message, error) },
   });
-  const res = await fetch(`${server.url}/v3/auth/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64')}`,
-    },
-  });
-  const token = ((await res.json()) as { access_token: string }).access_token;
+  // A fresh token whenever the partner clock has moved past the last one's hour (tests jump 35 days).
+  const newToken = async () => {
+    const res = await fetch(`${server.url}/v3/auth/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64')}`,
+      },
+    });
+    return ((await res.json()) as { access_token: string }).access_token;
+  };
+  let token = await newToken();
   const userDataDir = mkdtempSync(join(tmpdir(), 'credit-sandbox-chromium-'));
   const browser = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
@@ -57,11 +73,20 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     javaScriptEnabled: false, // the hosted pages must work without any script
   });
 
-  const authorized = (path: string, init: RequestInit) =>
-    fetch(`${server.url}${path}`, {
-      ...init,
-      headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string> | undefined) },
-    });
+  const authorized = async (path: string, init: RequestInit): Promise<Response> => {
+    const send = () =>
+      fetch(`${server.url}${path}`, {
+        ...init,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(init.headers as Record<string, string> | undefined),
+        },
+      });
+    const res = await send();
+    if (res.status !== 401 || !(await res.clone().text()).includes('token_expired')) return res;
+    token = await newToken();
+    return send();
+  };
 
   return {
     server,

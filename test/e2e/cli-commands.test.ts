@@ -145,14 +145,15 @@ describe('CLI coverage: customers, webhooks, deliveries, loans, partners, trigge
   }, 60_000);
 
   it('trigger --set overrides the loan amount; loans list shows it; bad overrides exit 2', async () => {
+    // Every individual tier lends between 2,000.00 and 3,000.00, whichever tier the random CPF draws.
     const env = await partnerEnv();
-    const triggered = await runCli(['trigger', 'loan.created', '--set', 'amount=1234.5', '--json'], env);
+    const triggered = await runCli(['trigger', 'loan.created', '--set', 'amount=2345.6', '--json'], env);
     expect(triggered.code).toBe(0);
     const loanId = json<{ objects: { loan_id: string } }>(triggered.stdout).objects.loan_id;
     const listed = await runCli(['loans', 'list', '--json'], env);
     expect(listed.code).toBe(0);
     expect(json<{ id: string; requested_amount: string }[]>(listed.stdout)).toEqual([
-      expect.objectContaining({ id: loanId, requested_amount: '1234.50' }),
+      expect.objectContaining({ id: loanId, requested_amount: '2345.60' }),
     ]);
     const unknown = await runCli(['trigger', 'loan.created', '--set', 'colour=blue'], env);
     expect(unknown.code).toBe(2);

@@ -43,6 +43,8 @@ export interface RunnerDeps {
   monotonicMs(): number;
   sleep(ms: number): Promise<void>;
   runId: string;
+  /** Told of each top-level step as it completes (the dashboard shows runs live). */
+  onStep?: (result: StepResult) => void;
 }
 
 export type StepStatus = 'passed' | 'failed' | 'skipped';
@@ -142,7 +144,7 @@ export async function runScenario(
     values: { params, run: { id: deps.runId, scenario: scenario.name } },
     random: deps.random,
   };
-  const steps = await runSteps(scenario.steps, scope, deps);
+  const steps = await runSteps(scenario.steps, scope, deps, deps.onStep);
   const failed = steps.find((step) => step.status === 'failed');
   const captured = Object.fromEntries(
     Object.entries(scope.values).filter(([name]) => name !== 'params' && name !== 'run'),
@@ -157,22 +159,30 @@ export async function runScenario(
   };
 }
 
-async function runSteps(steps: readonly Step[], scope: Scope, deps: RunnerDeps): Promise<StepResult[]> {
+async function runSteps(
+  steps: readonly Step[],
+  scope: Scope,
+  deps: RunnerDeps,
+  onStep?: (result: StepResult) => void,
+): Promise<StepResult[]> {
   const results: StepResult[] = [];
   let failed = false;
   for (const step of steps) {
     if (failed && !step.always) {
-      results.push({
+      const skipped: StepResult = {
         index: step.index,
         name: step.name,
         kind: step.kind,
         status: 'skipped',
         detail: 'not run',
-      });
+      };
+      results.push(skipped);
+      onStep?.(skipped);
       continue;
     }
     const result = await runStep(step, scope, deps);
     results.push(result);
+    onStep?.(result);
     failed ||= result.status === 'failed';
   }
   return results;

@@ -1,0 +1,144 @@
+/** @jsxImportSource hono/jsx */
+import type { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { eventView } from '../../api/sandbox-events.js';
+import { ALL_EVENT_PATTERNS, matchesPattern } from '../../engine/event-types.js';
+import { Empty, Pager } from '../components.js';
+import { afterAction, type DashboardDeps, type DashboardEnv, render } from '../context.js';
+import { EventRow } from '../event-row.js';
+import { Layout } from '../layout.js';
+import type { ApiEvent, List } from '../types.js';
+import { problemPage } from './problem.js';
+
+/** Seconds between keep-alive comments on an idle stream (proxies close silent connections). */
+const KEEP_ALIVE_MS = 15_000;
+
+/** Events: the partner's event log, newest first, live (Server-Sent Events), with Redeliver. */
+export function eventPages(app: Hono<DashboardEnv>, { deps, bus }: DashboardDeps) {
+  app.get('/dashboard/events', async (c) => {
+    const page = c.get('page');
+    const type = ALL_EVENT_PATTERNS.find((p) => p === c.req.query('type'));
+    const after = c.req.query('starting_after');
+    const result = await c
+      .get('api')
+      .get<List<ApiEvent>>('/v3/sandbox/events', { type, limit: 25, starting_after: after });
+    if (!result.ok) return problemPage(c, 'events', result.problem, '/dashboard/events');
+    const rows = result.body.data;
+    // Only the first page grows live: new events are the newest.
+    const live = !after;
+    const stream = `/dashboard/events/stream${type ? `?type=${encodeURIComponent(type)}` : ''}`;
+    return render(
+      c,
+      <Layout title="Events" section="events" ctx={page} live={live}>
+        <form class="inline" method="get" action="/dashboard/events">
+          <label>
+            Type pattern
+            <select name="type">
+              {ALL_EVENT_PATTERNS.map((p) => (
+                <option value={p === '*' ? '' : p} selected={p === (type ?? '*')}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">Filter</button>
+          {live ? (
+            <span class="muted" id="live-note">
+              New events appear here as they happen.
+            </span>
+          ) : null}
+        </form>
+        {rows.length === 0 ? (
+          <Empty title={type ? `No ${type} events yet.` : 'No events yet.'}>
+            Every state change appends an event: register a customer with <code>POST /v3/customers</code>, or
+            advance the clock on the <a href="/dashboard">Overview</a> to let timed moves happen.
+          </Empty>
+        ) : null}
+        <div class="scroll">
+          <table class="stack">
+            <thead>
+              <tr>
+                <th>When (partner clock)</th>
+                <th>Type</th>
+                <th>Object</th>
+                <th>Payload</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody
+              id="events"
+              {...(live
+                ? { 'hx-ext': 'sse', 'sse-connect': stream, 'sse-swap': 'event', 'hx-swap': 'afterbegin' }
+                : {})}
+            >
+              {rows.map((event) => (
+                <EventRow event={event} nowMs={page.nowMs} csrf={page.csrf} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <Pager
+          base="/dashboard/events"
+          params={{ type }}
+          next={result.body.has_more ? rows.at(-1)?.id : undefined}
+          first={!after}
+        />
+      </Layout>,
+    );
+  });
+
+  app.get('/dashboard/events/stream', (c) => {
+    const page = c.get('page');
+    const type = ALL_EVENT_PATTERNS.find((p) => p === c.req.query('type')) ?? '*';
+    return streamSSE(c, async (stream) => {
+      const queue: ApiEvent[] = [];
+      let wake: (() => void) | undefined;
+      const stop = bus.listen(page.partnerId, (event) => {
+        if (!matchesPattern(type, event.type)) return;
+        queue.push(eventView(event));
+        wake?.();
+      });
+      stream.onAbort(() => {
+        stop();
+        wake?.();
+      });
+      try {
+        while (!stream.aborted) {
+          const event = queue.shift();
+          if (!event) {
+            let timer: ReturnType<typeof setTimeout> | undefined;
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+              timer = setTimeout(resolve, KEEP_ALIVE_MS);
+            });
+            clearTimeout(timer);
+            wake = undefined;
+            if (queue.length === 0 && !stream.aborted) await stream.write(': keep-alive\n\n');
+            continue;
+          }
+          const now = deps.engine.clock(page.partnerId).nowMs();
+          const html = await (<EventRow event={event} nowMs={now} csrf={page.csrf} />).toString();
+          await stream.writeSSE({ event: 'event', id: event.id, data: html });
+        }
+      } finally {
+        stop();
+      }
+    });
+  });
+
+  app.post('/dashboard/events/:id/redeliver', async (c) => {
+    const id = c.req.param('id');
+    const result = await c
+      .get('api')
+      .post<{ deliveries: unknown[] }>(`/v3/sandbox/events/${encodeURIComponent(id)}/redeliver`);
+    const count = result.ok ? result.body.deliveries.length : 0;
+    return afterAction(
+      c,
+      result,
+      '/dashboard/events',
+      count === 0
+        ? `No active endpoint subscribes to ${id}: nothing was sent. Add one on the Webhooks page.`
+        : `${id} redelivered to ${count} endpoint${count === 1 ? '' : 's'}.`,
+    );
+  });
+}

@@ -1,0 +1,164 @@
+/** @jsxImportSource hono/jsx */
+import type { Hono } from 'hono';
+import { Badge, Empty, Pager, When } from '../components.js';
+import { type DashboardDeps, type DashboardEnv, render } from '../context.js';
+import { utc } from '../format.js';
+import { Layout } from '../layout.js';
+import type { Delivery, List, WebhookEndpoint } from '../types.js';
+import { problemPage } from './problem.js';
+
+const DELIVERY_STATUSES = ['pending', 'sending', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
+
+const Attempts = ({ delivery }: { delivery: Delivery }) =>
+  delivery.attempts.length === 0 ? (
+    <span class="muted">
+      no attempt yet{delivery.next_attempt_at ? ` · first at ${utc(delivery.next_attempt_at)}` : ''}
+    </span>
+  ) : (
+    <ol class="steps">
+      {delivery.attempts.map((a) => (
+        <li data-attempt={a.attempt_number}>
+          {utc(a.attempted_at)} →{' '}
+          <strong data-receiver-status={a.status_code ?? 'none'}>
+            {a.status_code === null ? 'no answer' : `HTTP ${a.status_code}`}
+          </strong>{' '}
+          in {a.duration_ms} ms{a.error ? <span class="muted"> · {a.error}</span> : null}
+          {a.next_attempt_at ? <span class="muted"> · retry at {utc(a.next_attempt_at)}</span> : null}
+        </li>
+      ))}
+    </ol>
+  );
+
+/** Webhooks: the endpoints and every delivery with its attempts (receiver status and timing). */
+export function webhookPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
+  app.get('/dashboard/webhooks', async (c) => {
+    const page = c.get('page');
+    const api = c.get('api');
+    const status = DELIVERY_STATUSES.find((s) => s === c.req.query('status'));
+    const endpointId = c.req.query('endpoint_id') || undefined;
+    const after = c.req.query('starting_after');
+    const [endpoints, deliveries] = await Promise.all([
+      api.get<List<WebhookEndpoint>>('/v3/webhooks/endpoints', { limit: 100 }),
+      api.get<List<Delivery>>('/v3/sandbox/deliveries', {
+        status,
+        endpoint_id: endpointId,
+        limit: 25,
+        starting_after: after,
+      }),
+    ]);
+    if (!endpoints.ok) return problemPage(c, 'webhooks', endpoints.problem, '/dashboard/webhooks');
+    if (!deliveries.ok) return problemPage(c, 'webhooks', deliveries.problem, '/dashboard/webhooks');
+    const rows = deliveries.body.data;
+    return render(
+      c,
+      <Layout title="Webhooks" section="webhooks" ctx={page}>
+        <h2>Endpoints</h2>
+        {endpoints.body.data.length === 0 ? (
+          <Empty title="No webhook endpoints.">
+            Add one with <code>POST /v3/webhooks/endpoints</code> <code>{'{"url": "https://…"}'}</code>, or
+            listen locally with <code>npx credit-sandbox listen</code>; every event is then delivered and
+            shows up below.
+          </Empty>
+        ) : (
+          <div class="scroll">
+            <table class="stack" id="endpoints">
+              <thead>
+                <tr>
+                  <th>Endpoint</th>
+                  <th>URL</th>
+                  <th>Events</th>
+                  <th>Status</th>
+                  <th>Created (partner clock)</th>
+                </tr>
+              </thead>
+              <tbody>
+                {endpoints.body.data.map((endpoint) => (
+                  <tr data-endpoint={endpoint.id}>
+                    <td data-label="Endpoint">
+                      <a href={`/dashboard/webhooks?endpoint_id=${endpoint.id}`}>{endpoint.id}</a>
+                      {endpoint.description ? <div class="muted">{endpoint.description}</div> : null}
+                    </td>
+                    <td data-label="URL">
+                      <code>{endpoint.url}</code>
+                    </td>
+                    <td data-label="Events">
+                      {endpoint.events.length === 0 ? '*' : endpoint.events.join(', ')}
+                    </td>
+                    <td data-label="Status">
+                      <Badge status={endpoint.status} />
+                    </td>
+                    <td data-label="Created">
+                      <When iso={endpoint.created_at} nowMs={page.nowMs} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <h2>Deliveries</h2>
+        <form class="inline" method="get" action="/dashboard/webhooks">
+          {endpointId ? <input type="hidden" name="endpoint_id" value={endpointId} /> : null}
+          <label>
+            Delivery status
+            <select name="status">
+              <option value="">any</option>
+              {DELIVERY_STATUSES.map((s) => (
+                <option value={s} selected={s === status}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">Filter</button>
+          {endpointId ? <a href="/dashboard/webhooks">All endpoints</a> : null}
+        </form>
+        {rows.length === 0 ? (
+          <Empty title="No deliveries.">
+            Deliveries appear when an event matches an active endpoint. Trigger one by moving something, e.g.
+            advance the clock on the <a href="/dashboard">Overview</a>.
+          </Empty>
+        ) : (
+          <div class="scroll">
+            <table class="stack" id="deliveries">
+              <thead>
+                <tr>
+                  <th>Event</th>
+                  <th>Endpoint</th>
+                  <th>Status</th>
+                  <th>Attempts (partner clock → receiver answer, real duration)</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((delivery) => (
+                  <tr data-delivery={delivery.id} data-status={delivery.status}>
+                    <td data-label="Event">
+                      <code>{delivery.event_type}</code>
+                      <div class="muted">
+                        {delivery.event_id}
+                        {delivery.trigger === 'redeliver' ? ' · redelivery' : ''}
+                      </div>
+                    </td>
+                    <td data-label="Endpoint">{delivery.endpoint_id}</td>
+                    <td data-label="Status">
+                      <Badge status={delivery.status} />
+                    </td>
+                    <td data-label="Attempts">
+                      <Attempts delivery={delivery} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager
+          base="/dashboard/webhooks"
+          params={{ status, endpoint_id: endpointId }}
+          next={deliveries.body.has_more ? rows.at(-1)?.id : undefined}
+          first={!after}
+        />
+      </Layout>,
+    );
+  });
+}
