@@ -39,7 +39,7 @@ export async function run(): Promise<{ name: string; markdown: string; ok: boole
     realNow: () => now,
     config: { ...DEFAULT_CONFIG, rateLimit: 0, clockMode: 'frozen', publicUrl: 'http://127.0.0.1:8080' },
     log: { info: () => {}, error: (m, e) => console.error(m, e) },
-    webhookSender: async () => ({ statusCode: 200, retryAfter: null }),
+    webhookSender: async () => ({ statusCode: 200, retryAfter: null, body: '' }),
   });
   const { partner, credential, secret } = createPartner(deps, { name: 'bench', clockMode: 'frozen' });
   const app = createApp(deps);
