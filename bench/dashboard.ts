@@ -106,6 +106,7 @@ export async function run(): Promise<{ name: string; markdown: string; ok: boole
     ['Loan', `/dashboard/loans/${loanId}`],
     ['Events', '/dashboard/events'],
     ['Webhooks', '/dashboard/webhooks'],
+    ['Requests', '/dashboard/requests'],
     ['Scenarios', '/dashboard/scenarios'],
   ];
 

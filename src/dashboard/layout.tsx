@@ -23,6 +23,7 @@ export const NAV = [
   ['loans', 'Loans', '/dashboard/loans'],
   ['events', 'Events', '/dashboard/events'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],
+  ['requests', 'Requests', '/dashboard/requests'],
   ['scenarios', 'Scenarios', '/dashboard/scenarios'],
 ] as const;
 

@@ -13,6 +13,7 @@ import { customerPages } from './pages/customers.js';
 import { eventPages } from './pages/events.js';
 import { loanPages } from './pages/loans.js';
 import { overviewPage } from './pages/overview.js';
+import { requestPages } from './pages/requests.js';
 import { scenarioPages } from './pages/scenarios.js';
 import { SignInPage } from './pages/sign-in.js';
 import { webhookPages } from './pages/webhooks.js';
@@ -165,6 +166,7 @@ export function dashboardRoutes(deps: AppDeps, fetch: AppFetch): Hono<DashboardE
   loanPages(app, pageDeps);
   eventPages(app, pageDeps);
   webhookPages(app, pageDeps);
+  requestPages(app, pageDeps);
   scenarioPages(app, pageDeps);
   return app;
 }

@@ -30,7 +30,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:now
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85em}
 code{background:#eef1f5;padding:.05rem .3rem;border-radius:4px}
 td time{white-space:nowrap}td time .muted{display:block}
-td pre{max-width:min(40rem,85vw)}
+td pre{max-width:min(40rem,85vw)}pre.answer{max-height:8rem;margin:.2rem 0 .4rem;padding:.4rem .6rem}
 pre{background:#0f172a;color:#e2e8f0;padding:.7rem;border-radius:8px;overflow:auto;max-height:22rem}
 .muted{color:var(--muted);font-size:.85rem}
 .badge{display:inline-block;padding:.05rem .55rem;border-radius:999px;font-size:.8rem;font-weight:600;white-space:nowrap}

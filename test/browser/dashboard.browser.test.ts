@@ -213,7 +213,7 @@ describe('dashboard flows (JavaScript off: forms post and redirect)', () => {
     await page.close();
   });
 
-  it('a failed delivery shows the receiver status', async () => {
+  it("a failed delivery shows the receiver's status and body", async () => {
     const receiver: Server = createServer((_req, res) => {
       res.writeHead(500, { 'content-type': 'text/plain' }).end('receiver exploded');
     });
@@ -238,11 +238,30 @@ describe('dashboard flows (JavaScript off: forms post and redirect)', () => {
         'HTTP 500',
       );
       await expect(delivery.textContent()).resolves.toContain('retry at');
+      await expect(delivery.locator('[data-receiver-body]').first().textContent()).resolves.toBe(
+        'receiver exploded',
+      );
       await shot(page, 'webhooks');
       await page.close();
     } finally {
       receiver.close();
     }
+  });
+
+  it('the Requests page lists the dashboard actions with their bodies (not its page reads)', async () => {
+    const page = await noScript.newPage();
+    await page.goto(`${url}/dashboard/requests`);
+    await shot(page, 'requests');
+    await page.goto(`${url}/dashboard/requests?method=POST&path=/v3/sandbox/clock/advance`);
+    const rows = page.locator('#requests tr[data-request]');
+    await expect(rows.first().textContent()).resolves.toContain('POST /v3/sandbox/clock/advance');
+    await rows.first().locator('a').click();
+    await expect(page.locator('h1').textContent()).resolves.toBe('POST /v3/sandbox/clock/advance');
+    await expect(page.locator('main').textContent()).resolves.toMatch(/"by": "(35d|10s)"/);
+    await shot(page, 'request');
+    await page.goto(`${url}/dashboard/requests?method=GET&path=/v3/sandbox/events`);
+    await expect(page.getByRole('status').textContent()).resolves.toContain('No request matches');
+    await page.close();
   });
 
   it("another partner's ids answer not found, with none of its data", async () => {

@@ -341,6 +341,25 @@ describe('dashboard pages', () => {
     expect(page).toContain('Unknown scenario &quot;nope&quot;');
   });
 
+  it("the request inspector keeps the dashboard's actions, not its page reads", async () => {
+    const sb = createTestSandbox();
+    const { cookie, csrf } = await signIn(sb);
+    for (const path of ['/dashboard', '/dashboard/customers', '/dashboard/events', '/dashboard/requests']) {
+      expect((await sb.app.request(path, { headers: { cookie } })).status).toBe(200);
+    }
+    await post(sb, '/dashboard/clock/advance', cookie, { by: '2h', _csrf: csrf });
+    const log = await sb.json<{ data: { method: string; path: string; request_body: unknown }[] }>(
+      'GET',
+      '/v3/sandbox/requests?path=/v3/sandbox/clock',
+    );
+    expect(log.body.data.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v3/sandbox/clock/advance']);
+    expect(log.body.data[0]?.request_body).toEqual({ by: '2h' });
+    const reads = await sb.json<{ data: unknown[] }>('GET', '/v3/sandbox/requests?path=/v3/customers');
+    expect(reads.body.data).toEqual([]);
+    const page = await (await sb.app.request('/dashboard/requests', { headers: { cookie } })).text();
+    expect(page).toContain('POST /v3/sandbox/clock/advance');
+  });
+
   it('empty lists say what to do next', async () => {
     const sb = createTestSandbox();
     const { cookie } = await signIn(sb);

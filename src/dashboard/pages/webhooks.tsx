@@ -24,6 +24,11 @@ const Attempts = ({ delivery }: { delivery: Delivery }) =>
           </strong>{' '}
           in {a.duration_ms} ms{a.error ? <span class="muted"> · {a.error}</span> : null}
           {a.next_attempt_at ? <span class="muted"> · retry at {utc(a.next_attempt_at)}</span> : null}
+          {a.response_body ? (
+            <pre class="answer" data-receiver-body title="The receiver's answer (first 4 KB)">
+              {a.response_body}
+            </pre>
+          ) : null}
         </li>
       ))}
     </ol>

@@ -11,6 +11,7 @@ import {
   responseHeader,
   responseText,
 } from '../node-fast-path.js';
+import type { InProcessBindings } from '../self-fetch.js';
 
 /** Paths whose responses are not kept: they quote the log itself, which would nest without end. */
 const SELF_PREFIX = '/v3/sandbox/requests';
@@ -58,6 +59,8 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     // No partner (refused before authentication), or one this instance no longer holds (its
     // lease was taken while the request ran): nothing to log here, and the answer stands.
     if (!partner || !deps.store.partners.get(partner.id)) return;
+    // The dashboard's own page reads would bury the partner's traffic; its actions are kept.
+    if (c.req.method === 'GET' && (c.env as Partial<InProcessBindings> | undefined)?.dashboard) return;
     const method = c.req.method;
     const path = c.req.path;
     const status = c.res.status;
