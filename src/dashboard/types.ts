@@ -5,7 +5,7 @@ import type { EventSchema } from '../api/schemas/events.js';
 import type { LoanSchema, TransactionSchema } from '../api/schemas/loans.js';
 import type { ClockSchema } from '../api/schemas/sandbox.js';
 import type { RunResultSchema, ScenarioSchema } from '../api/schemas/scenarios.js';
-import type { DeliverySchema, WebhookEndpointSchema } from '../api/schemas/webhooks.js';
+import type { ChaosSchema, DeliverySchema, WebhookEndpointSchema } from '../api/schemas/webhooks.js';
 
 /** The API's response shapes, inferred from the same zod schemas that define the API. */
 export type Customer = z.infer<typeof CustomerSchema>;
@@ -16,6 +16,7 @@ export type Transaction = z.infer<typeof TransactionSchema>;
 export type ApiEvent = z.infer<typeof EventSchema>;
 export type Delivery = z.infer<typeof DeliverySchema>;
 export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
+export type Chaos = z.infer<typeof ChaosSchema>;
 export type Scenario = z.infer<typeof ScenarioSchema>;
 export type RunResult = z.infer<typeof RunResultSchema>;
 export type ClockView = z.infer<typeof ClockSchema>;

@@ -213,7 +213,7 @@ describe('dashboard flows (JavaScript off: forms post and redirect)', () => {
     await page.close();
   });
 
-  it("a failed delivery shows the receiver's status and body", async () => {
+  it("a failed delivery shows the receiver's status and body; the endpoint its chaos settings", async () => {
     const receiver: Server = createServer((_req, res) => {
       res.writeHead(500, { 'content-type': 'text/plain' }).end('receiver exploded');
     });
@@ -228,8 +228,17 @@ describe('dashboard flows (JavaScript off: forms post and redirect)', () => {
       expect(endpoint.status).toBe(201);
       await api('POST', '/v3/customers', { cpf: '111.444.777-35', name: 'Webhook Target' });
       await harness.server.deps.webhooks.idle();
+      const chaos = await harness.fetch(`/v3/sandbox/webhooks/endpoints/${endpoint.body.id}/chaos`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ duplicate_rate: 0.2, drop_rate: 0.1 }),
+      });
+      expect(chaos.status).toBe(200);
       const page = await noScript.newPage();
       await page.goto(`${url}/dashboard/webhooks`);
+      await expect(
+        page.locator(`tr[data-endpoint="${endpoint.body.id}"] [data-chaos]`).textContent(),
+      ).resolves.toBe('duplicates 20 % · drops 10 %');
       await expect(page.locator(`tr[data-endpoint="${endpoint.body.id}"]`).textContent()).resolves.toContain(
         `127.0.0.1:${port}`,
       );

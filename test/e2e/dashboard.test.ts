@@ -360,6 +360,27 @@ describe('dashboard pages', () => {
     expect(page).toContain('POST /v3/sandbox/clock/advance');
   });
 
+  it('the Webhooks page shows chaos settings and what chaos did to each delivery', async () => {
+    const sb = createTestSandbox();
+    const endpoint = await sb.json<{ id: string }>('POST', '/v3/webhooks/endpoints', {
+      body: { url: 'http://127.0.0.1:9/hook' },
+    });
+    const set = await sb.json('PUT', `/v3/sandbox/webhooks/endpoints/${endpoint.body.id}/chaos`, {
+      body: { max_delay: '30s', reorder: true },
+    });
+    expect(set.status).toBe(200);
+    await sb.json('POST', '/v3/customers', { body: { cpf: '529.982.247-25' } });
+    const deliveries = await sb.json<{ data: { chaos: { act: string }[] }[] }>(
+      'GET',
+      '/v3/sandbox/deliveries',
+    );
+    expect(deliveries.body.data[0]?.chaos.map((a) => a.act)).toEqual(['delayed']);
+    const { cookie } = await signIn(sb);
+    const page = await (await sb.app.request('/dashboard/webhooks', { headers: { cookie } })).text();
+    expect(page).toContain('delay up to 30s · reorder');
+    expect(page).toMatch(/chaos delayed the first attempt by \d+(\.\d+)? s/);
+  });
+
   it('empty lists say what to do next', async () => {
     const sb = createTestSandbox();
     const { cookie } = await signIn(sb);

@@ -4,10 +4,54 @@ import { Badge, Empty, Pager, When } from '../components.js';
 import { type DashboardDeps, type DashboardEnv, render } from '../context.js';
 import { utc } from '../format.js';
 import { Layout } from '../layout.js';
-import type { Delivery, List, WebhookEndpoint } from '../types.js';
+import type { Chaos, Delivery, List, WebhookEndpoint } from '../types.js';
 import { problemPage } from './problem.js';
 
-const DELIVERY_STATUSES = ['pending', 'sending', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
+const DELIVERY_STATUSES = [
+  'pending',
+  'queued',
+  'sending',
+  'succeeded',
+  'failed',
+  'skipped',
+  'cancelled',
+] as const;
+
+const percent = (rate: number) => `${Math.round(rate * 1000) / 10} %`;
+
+/** An endpoint's chaos settings in words ("off" when none). */
+const ChaosSettings = ({ chaos }: { chaos: Chaos | undefined }) => {
+  if (!chaos?.enabled) return <span class="muted">off</span>;
+  const parts = [
+    chaos.duplicate_rate > 0 ? `duplicates ${percent(chaos.duplicate_rate)}` : '',
+    chaos.drop_rate > 0 ? `drops ${percent(chaos.drop_rate)}` : '',
+    chaos.max_delay ? `delay up to ${chaos.max_delay}` : '',
+    chaos.reorder ? 'reorder' : '',
+  ].filter(Boolean);
+  return (
+    <span class="badge b-amber" data-chaos="on">
+      {parts.length > 0 ? parts.join(' · ') : 'on (all rates 0)'}
+    </span>
+  );
+};
+
+/** What chaos did to one delivery, one line per act. */
+const ChaosActs = ({ delivery }: { delivery: Delivery }) =>
+  delivery.chaos.length === 0 ? null : (
+    <ul class="muted" data-chaos-acts>
+      {delivery.chaos.map((act) => (
+        <li>
+          chaos {act.act}
+          {act.act === 'delayed' && act.delay_ms !== null
+            ? ` the first attempt by ${act.delay_ms / 1000} s`
+            : ''}
+          {act.act === 'dropped' && act.attempt_number !== null ? ` attempt ${act.attempt_number}` : ''}
+          {act.act === 'duplicate' && act.duplicate_delivery_id ? ` → ${act.duplicate_delivery_id}` : ''} at{' '}
+          {utc(act.at)}
+        </li>
+      ))}
+    </ul>
+  );
 
 const Attempts = ({ delivery }: { delivery: Delivery }) =>
   delivery.attempts.length === 0 ? (
@@ -52,6 +96,14 @@ export function webhookPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
       }),
     ]);
     if (!endpoints.ok) return problemPage(c, 'webhooks', endpoints.problem, '/dashboard/webhooks');
+    // One small read per endpoint (partners have a handful); a failed read shows as unknown.
+    const chaos = new Map<string, Chaos>();
+    await Promise.all(
+      endpoints.body.data.map(async (endpoint) => {
+        const got = await api.get<Chaos>(`/v3/sandbox/webhooks/endpoints/${endpoint.id}/chaos`);
+        if (got.ok) chaos.set(endpoint.id, got.body);
+      }),
+    );
     if (!deliveries.ok) return problemPage(c, 'webhooks', deliveries.problem, '/dashboard/webhooks');
     const rows = deliveries.body.data;
     return render(
@@ -73,6 +125,7 @@ export function webhookPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
                   <th>URL</th>
                   <th>Events</th>
                   <th>Status</th>
+                  <th>Chaos</th>
                   <th>Created (partner clock)</th>
                 </tr>
               </thead>
@@ -91,6 +144,9 @@ export function webhookPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
                     </td>
                     <td data-label="Status">
                       <Badge status={endpoint.status} />
+                    </td>
+                    <td data-label="Chaos">
+                      <ChaosSettings chaos={chaos.get(endpoint.id)} />
                     </td>
                     <td data-label="Created">
                       <When iso={endpoint.created_at} nowMs={page.nowMs} />
@@ -142,6 +198,7 @@ export function webhookPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
                       <div class="muted">
                         {delivery.event_id}
                         {delivery.trigger === 'redeliver' ? ' · redelivery' : ''}
+                        {delivery.trigger === 'duplicate' ? ' · duplicate sent by chaos' : ''}
                       </div>
                     </td>
                     <td data-label="Endpoint">{delivery.endpoint_id}</td>
@@ -149,6 +206,7 @@ export function webhookPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
                       <Badge status={delivery.status} />
                     </td>
                     <td data-label="Attempts">
+                      <ChaosActs delivery={delivery} />
                       <Attempts delivery={delivery} />
                     </td>
                   </tr>
