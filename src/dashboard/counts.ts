@@ -1,19 +1,11 @@
+import { LoanStatus as LoanStatusSchema } from '../api/schemas/loans.js';
 import type { CreditOfferStatus, CustomerStatus, LoanStatus } from '../store/records.js';
 import type { Store } from '../store/store.js';
 
 export const CUSTOMER_STATUSES: readonly CustomerStatus[] = ['pending_kyc', 'under_review', 'active'];
 export const OFFER_STATUSES: readonly CreditOfferStatus[] = ['available', 'accepted', 'expired'];
-export const LOAN_STATUSES: readonly LoanStatus[] = [
-  'processing',
-  'contract_generated',
-  'awaiting_signatures',
-  'signed',
-  'disbursing',
-  'active',
-  'finished',
-  'cancelled',
-  'error',
-];
+/** The loan states in lifecycle order, from the API's own schema (one list for both). */
+export const LOAN_STATUSES: readonly LoanStatus[] = LoanStatusSchema.options;
 
 export interface StatusCounts {
   customers: Record<CustomerStatus, number>;
