@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG } from '../src/http/deps.js';
 import { sequentialIds } from '../src/lib/ids.js';
 import { memoryPersistence } from '../src/store/persistence.js';
 import { Store } from '../src/store/store.js';
+import { median } from './support.js';
 
 const DAY = 86_400_000;
 const RUNS = 5;
@@ -51,11 +52,6 @@ function oneAdvance(due: number, future: number): number {
   deps.engine.stop();
   if (ran !== due) throw new Error(`expected ${due} jobs to run, ${ran} did`);
   return elapsed;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 function measure(due: number, future: number): number {

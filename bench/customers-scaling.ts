@@ -14,13 +14,9 @@ import { sequentialIds } from '../src/lib/ids.js';
 import type { CustomerSort } from '../src/store/customer-indexes.js';
 import { memoryPersistence } from '../src/store/persistence.js';
 import { Store } from '../src/store/store.js';
+import { median } from './support.js';
 
 const NAMES = ['Ana', 'Bruno', 'Carla', 'Davi', 'Elisa', 'Fábio', 'Gabi', 'Hugo'];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
 
 function world(count: number) {
   let now = Date.parse('2026-03-02T12:00:00Z');

@@ -14,15 +14,11 @@ import { DEFAULT_CONFIG } from '../src/http/deps.js';
 import { sequentialIds } from '../src/lib/ids.js';
 import { memoryPersistence } from '../src/store/persistence.js';
 import { Store } from '../src/store/store.js';
+import { median } from './support.js';
 
 const CUSTOMERS = 10_000;
 const RUNS = 60;
 const NAMES = ['Ana', 'Bruno', 'Carla', 'Davi', 'Elisa', 'Fábio', 'Gabi', 'Hugo'];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
 
 export async function run(): Promise<{ name: string; markdown: string; ok: boolean }> {
   let now = Date.parse('2026-03-02T12:00:00Z');

@@ -1,7 +1,15 @@
 // Authenticated GETs of small resources through the whole sandbox stack (auth, rate limit,
 // routing, zod, serialization) versus a bare Hono app answering static JSON, same run, same machine.
 import { pathToFileURL } from 'node:url';
-import { buildDist, formatNumber, type LoadResult, load, startChild } from './support.js';
+import {
+  benchSession,
+  buildDist,
+  formatNumber,
+  type LoadResult,
+  load,
+  median,
+  startChild,
+} from './support.js';
 
 const TARGET_RATIO = 0.6;
 const ROUNDS = 5;
@@ -14,30 +22,13 @@ interface Target {
   results: LoadResult[];
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
-
 export async function run(): Promise<{ name: string; markdown: string; ok: boolean }> {
   buildDist();
   const bare = await startChild('./servers/bare-hono.ts');
   const sandbox = await startChild('./servers/sandbox.ts');
   try {
     const base = `http://127.0.0.1:${sandbox.port}/v3`;
-    const basic = Buffer.from('cid_bench:svc_cs_test_bench').toString('base64');
-    const tokenRes = await fetch(`${base}/auth/token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${basic}` },
-    });
-    const { access_token } = (await tokenRes.json()) as { access_token: string };
-    const headers = { authorization: `Bearer ${access_token}` };
-    const customerRes = await fetch(`${base}/customers`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ cpf: '529.982.247-25', name: 'Bench Customer', email: 'bench@example.com' }),
-    });
-    const customer = (await customerRes.json()) as { id: string };
+    const { headers, customerId } = await benchSession(base);
 
     const bareBase = `http://127.0.0.1:${bare.port}/v3`;
     // Each sandbox endpoint is compared with the bare app answering static JSON of the same shape.
@@ -54,12 +45,12 @@ export async function run(): Promise<{ name: string; markdown: string; ok: boole
       [
         {
           label: 'bare Hono, static customer JSON',
-          url: `${bareBase}/customers/${customer.id}`,
+          url: `${bareBase}/customers/${customerId}`,
           results: [],
         },
         {
           label: 'credit-sandbox `GET /v3/customers/{id}`',
-          url: `${base}/customers/${customer.id}`,
+          url: `${base}/customers/${customerId}`,
           headers,
           results: [],
         },

@@ -2,7 +2,15 @@
 // processes in the same run, one keeping the request log (default 1,000 per partner) and one with
 // it off (--request-log-size 0, which still sets Request-Id).
 import { pathToFileURL } from 'node:url';
-import { buildDist, formatNumber, type LoadResult, load, startChild } from './support.js';
+import {
+  benchSession,
+  buildDist,
+  formatNumber,
+  type LoadResult,
+  load,
+  median,
+  startChild,
+} from './support.js';
 
 const TARGET_RATIO = 0.9;
 const ROUNDS = 5;
@@ -17,25 +25,8 @@ interface Side {
 
 async function prepare(label: string, port: number): Promise<Side> {
   const base = `http://127.0.0.1:${port}/v3`;
-  const basic = Buffer.from('cid_bench:svc_cs_test_bench').toString('base64');
-  const tokenRes = await fetch(`${base}/auth/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}` },
-  });
-  const { access_token } = (await tokenRes.json()) as { access_token: string };
-  const headers = { authorization: `Bearer ${access_token}` };
-  const customerRes = await fetch(`${base}/customers`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ cpf: '529.982.247-25', name: 'Bench Customer', email: 'bench@example.com' }),
-  });
-  const customer = (await customerRes.json()) as { id: string };
-  return { label, base, headers, customerId: customer.id };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
+  const { headers, customerId } = await benchSession(base);
+  return { label, base, headers, customerId };
 }
 
 export async function run(): Promise<{ name: string; markdown: string; ok: boolean }> {

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { generateCpf } from '../src/finance/cpf.js';
 import { startEmbeddedPostgres } from '../test/postgres/support/embedded.js';
 import { type Instance, killInstance, startInstance, stopInstance } from '../test/postgres/support/fleet.js';
-import { buildDist, formatNumber, load } from './support.js';
+import { buildDist, formatNumber, load, median } from './support.js';
 
 const GET_TARGET = 0.8;
 const ROUNDS = 5;
@@ -14,11 +14,6 @@ const ROUND_SECONDS = 4;
 const WRITES = 300;
 const TAKEOVER_CUSTOMERS = 10_000;
 const DEFAULT_BASIC = `Basic ${Buffer.from('cid_sandbox_default:svc_cs_test_sandbox_default_secret').toString('base64')}`;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -51,3 +51,29 @@ export async function load(
 export function formatNumber(n: number): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: 0 });
 }
+
+/** The middle value of a run's rounds (the upper middle for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+/** A bench partner's session on a sandbox started with the bench credential: its token and one customer. */
+export async function benchSession(
+  base: string,
+): Promise<{ headers: Record<string, string>; customerId: string }> {
+  const basic = Buffer.from('cid_bench:svc_cs_test_bench').toString('base64');
+  const tokenRes = await fetch(`${base}/auth/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${basic}` },
+  });
+  const { access_token } = (await tokenRes.json()) as { access_token: string };
+  const headers = { authorization: `Bearer ${access_token}` };
+  const customerRes = await fetch(`${base}/customers`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ cpf: '529.982.247-25', name: 'Bench Customer', email: 'bench@example.com' }),
+  });
+  const customer = (await customerRes.json()) as { id: string };
+  return { headers, customerId: customer.id };
+}

@@ -20,7 +20,7 @@ import {
 } from '../src/webhooks/dispatcher.js';
 import { createEndpoint } from '../src/webhooks/endpoints.js';
 import { createUndiciSender } from '../src/webhooks/sender.js';
-import { formatNumber, startChild } from './support.js';
+import { formatNumber, median, startChild } from './support.js';
 
 const DELIVERIES = 5_000;
 const ROUNDS = 3;
@@ -153,11 +153,6 @@ async function sandboxPath(url: string, count: number, lanes = DEFAULT_CONCURREN
   await deps.webhooks.close();
   if (succeeded !== count) throw new Error(`sandbox path: ${succeeded} of ${count} succeeded`);
   return count / seconds;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 export async function run(): Promise<{ name: string; markdown: string; ok: boolean }> {
