@@ -13,8 +13,8 @@ import {
 } from './support.js';
 
 const TARGET_RATIO = 0.9;
-const ROUNDS = 5;
-const ROUND_SECONDS = 4;
+const ROUNDS = 7;
+const ROUND_SECONDS = 3;
 
 interface Side {
   label: string;
@@ -47,10 +47,13 @@ export async function run(): Promise<{ name: string; markdown: string; ok: boole
         results.set(key(p, s), []);
       }
     }
-    // Alternate short rounds so drift in machine speed hits both sides alike.
+    // Alternate short rounds so drift in machine speed hits both sides alike, and which side
+    // goes first, so neither always runs right after the other's load.
     for (let round = 0; round < ROUNDS; round++) {
       for (const [p, target] of paths.entries()) {
-        for (const [s, side] of sides.entries()) {
+        const order = round % 2 === 0 ? [0, 1] : [1, 0];
+        for (const s of order) {
+          const side = sides[s] as Side;
           const result = await load(`${side.base}${target.path(side)}`, {
             seconds: ROUND_SECONDS,
             headers: side.headers,

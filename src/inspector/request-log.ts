@@ -1,5 +1,5 @@
 import { notFound } from '../domain/errors.js';
-import { type Page, paginate } from '../store/pagination.js';
+import { invalidCursor, type Page } from '../store/pagination.js';
 import type { RequestRecord } from '../store/request-records.js';
 import type { Store } from '../store/store.js';
 
@@ -9,19 +9,12 @@ export const DEFAULT_REQUEST_LOG_SIZE = 1000;
 /**
  * Appends a request to its partner's log and drops the oldest beyond `size` (a ring per partner):
  * the log's memory and its share of the data file stay bounded however long the sandbox runs.
+ * The entry is built and appended at the end of the event loop's turn, so the response goes out
+ * first; every read of the log applies waiting entries before it answers. `entry` answers
+ * undefined when there is nothing to log after all.
  */
-export function appendRequest(store: Store, row: RequestRecord, size: number): void {
-  // Only a deterministic id source restarted over its own data repeats an id: the newer row wins.
-  if (store.requests.get(row.id)) store.requests.delete(row.id);
-  store.requests.insert(row);
-  const rows = store.requestIdx.byPartner.rows(row.partner_id);
-  // Usually exactly one row falls out; a smaller size after a restart trims several at once.
-  let excess = rows.length - size;
-  while (excess-- > 0) {
-    const oldest = rows[0];
-    if (!oldest) break;
-    store.requests.delete(oldest.id);
-  }
+export function appendRequest(store: Store, entry: () => RequestRecord | undefined, size: number): void {
+  store.requests.appendSoon(entry, size);
 }
 
 export interface RequestFilter {
@@ -32,7 +25,10 @@ export interface RequestFilter {
   path?: string | undefined;
 }
 
-/** A page of the partner's log, newest first, narrowed by the filters. */
+/**
+ * A page of the partner's log, newest first, narrowed by the filters. The cursor is found through
+ * the log's id index; a cursor that names no entry of the filtered list answers 400.
+ */
 export function listRequests(
   store: Store,
   partnerId: string,
@@ -40,16 +36,23 @@ export function listRequests(
   page: { limit: number; startingAfter?: string | undefined },
 ): Page<RequestRecord> {
   const matches = requestMatcher(filter);
-  return paginate(
-    store.requestIdx.byPartner,
-    partnerId,
-    { limit: page.limit, order: 'desc', startingAfter: page.startingAfter },
-    (id) => {
-      const row = store.requests.get(id);
-      return row && row.partner_id === partnerId ? row : undefined;
-    },
-    matches,
-  );
+  const ring = store.requests.ring(partnerId);
+  let at = ring ? ring.count - 1 : -1;
+  if (page.startingAfter !== undefined) {
+    const cursor = store.requests.locate(page.startingAfter);
+    if (!cursor || cursor.ring !== ring || !matches(cursor.ring.row(cursor.position))) {
+      throw invalidCursor(page.startingAfter);
+    }
+    at = cursor.position - 1;
+  }
+  const data: RequestRecord[] = [];
+  for (; ring && at >= 0; at--) {
+    const row = ring.row(at);
+    if (!matches(row)) continue;
+    if (data.length === page.limit) return { data, has_more: true };
+    data.push(row);
+  }
+  return { data, has_more: false };
 }
 
 /** One request of the partner's log; 404 when unknown, another partner's, or already dropped. */

@@ -33,11 +33,7 @@ export function paginate<T extends { id: string }>(
     const cursor = lookup(request.startingAfter);
     const position = cursor && matches(cursor) ? index.positionOf(group, cursor) : -1;
     if (position < 0) {
-      throw new ApiError(
-        'invalid_cursor',
-        `starting_after "${request.startingAfter}" is not an item of this list. Pass the id of the last item of the previous page, with the same filters.`,
-        { param: 'starting_after' },
-      );
+      throw invalidCursor(request.startingAfter);
     }
     at = position + step;
   }
@@ -49,4 +45,13 @@ export function paginate<T extends { id: string }>(
     data.push(row);
   }
   return { data, has_more: false };
+}
+
+/** The 400 for a `starting_after` that names no item of the (filtered) list. */
+export function invalidCursor(startingAfter: string): ApiError {
+  return new ApiError(
+    'invalid_cursor',
+    `starting_after "${startingAfter}" is not an item of this list. Pass the id of the last item of the previous page, with the same filters.`,
+    { param: 'starting_after' },
+  );
 }

@@ -1,10 +1,10 @@
-import { SortedIndex } from './indexes.js';
 import type { JsonValue } from './records.js';
-import type { Table } from './table.js';
 
 /**
- * One API request as the request inspector keeps it: what the partner sent and what it got back,
- * with secrets redacted before the row is stored (so they never reach memory dumps or `--data`).
+ * One API request as the request inspector shows it: what the partner sent and what it got back.
+ * Request bodies and `Authorization` are redacted before they are kept; the answer is kept as
+ * sent (outside the JavaScript heap, see RequestRing) and redacted whenever a row is built, so no
+ * row (the API, a dump, `--data`, the database) ever carries a secret.
  */
 export interface RequestRecord {
   /** `req_` + 32 hex, the `Request-Id` header of the response. */
@@ -28,23 +28,8 @@ export interface RequestRecord {
   content_type: string | null;
   user_agent: string | null;
   request_body: JsonValue | null;
-  /**
-   * The answer's JSON text, secrets already redacted. Kept as text, not parsed: one string per
-   * request is the cheapest thing to hold for a thousand requests on the hot path.
-   */
+  /** The answer's JSON text, secrets redacted (kept as text, not parsed: cheaper to hold). */
   response_text: string | null;
   /** Partner-clock time the request arrived, epoch milliseconds (formatted when shown). */
   created_at_ms: number;
-}
-
-/** The partner's requests in arrival order (the ring is trimmed from the front). */
-export function requestIndexes(table: Table<RequestRecord>) {
-  return {
-    byPartner: table.index(
-      new SortedIndex<RequestRecord>(
-        (r) => r.partner_id,
-        (a, b) => a.seq - b.seq,
-      ),
-    ),
-  };
 }

@@ -1,3 +1,4 @@
+import { redactJsonText } from '../inspector/redact.js';
 import type { ChangeSet, TableChanges } from './change-set.js';
 import { creditOfferIndexes, loanIndexes, transactionIndexes } from './credit-indexes.js';
 import { biometricsSessionIndexes, customerIndexes } from './customer-indexes.js';
@@ -19,8 +20,8 @@ import type {
   TransactionRecord,
   WebhookEndpointRecord,
 } from './records.js';
-import { type RequestRecord, requestIndexes } from './request-records.js';
-import { Table } from './table.js';
+import { RequestLogTable } from './request-log-table.js';
+import { type PersistedTable, Table } from './table.js';
 import { deliveryIndexes, webhookEndpointIndexes } from './webhook-indexes.js';
 
 /** Everything the store persists, as written to `--data FILE`. */
@@ -92,12 +93,11 @@ export class Store {
   readonly deliveries = new Table<DeliveryRecord>('webhook_deliveries');
   readonly deliveryIdx = deliveryIndexes(this.deliveries);
 
-  /** The request inspector's ring of recent requests per partner. */
-  readonly requests = new Table<RequestRecord>('requests');
-  readonly requestIdx = requestIndexes(this.requests);
+  /** The request inspector's ring of recent requests per partner; answers are shown redacted. */
+  readonly requests = new RequestLogTable({ showAnswer: redactJsonText });
 
   /** Tables in the order they are written and restored. */
-  private readonly tables: Table<{ id: string }>[] = [];
+  private readonly tables: PersistedTable[] = [];
   private tracking = false;
 
   constructor(signingKey: string) {
@@ -110,9 +110,8 @@ export class Store {
   }
 
   /** Adds tables to the snapshot; later modules call this for the tables they own. */
-  register(...tables: Table<{ id: string }>[]): void {
-    // Tables are invariant in T; persistence only needs id-keyed rows, so widen here once.
-    this.tables.push(...(tables as unknown as Table<{ id: string }>[]));
+  register(...tables: PersistedTable[]): void {
+    this.tables.push(...tables);
     for (const table of tables) table.tracking = this.tracking;
   }
 
@@ -188,7 +187,7 @@ export class Store {
   }
 
   /** A persisted table by its name (backends that load rows table by table). */
-  table(name: string): Table<{ id: string }> | undefined {
+  table(name: string): PersistedTable | undefined {
     return this.tables.find((table) => table.name === name);
   }
 
@@ -211,9 +210,7 @@ export class Store {
    * instance owns the partner now; its rows stay in the database).
    */
   evictPartner(partnerId: string): void {
-    for (const table of this.tables) {
-      table.evictWhere((row) => ((row as { partner_id?: string }).partner_id ?? row.id) === partnerId);
-    }
+    for (const table of this.tables) table.evictPartner(partnerId);
   }
 
   /** The current rows of one persisted table (a compaction snapshots the store table by table). */

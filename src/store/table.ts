@@ -11,11 +11,27 @@ export interface TableIndex<T> {
   clear(): void;
 }
 
+/** What the store asks of every table it persists (rows keyed by `id`, owned by a partner). */
+export interface PersistedTable {
+  readonly name: string;
+  /** Whether changes are recorded for `takeChanges` (off in memory-only mode). */
+  tracking: boolean;
+  readonly size: number;
+  takeChanges(): TableChanges;
+  forgetChanges(): void;
+  apply(changes: { upserts: readonly { id: string }[]; deletes: readonly string[] }): void;
+  dump(): { id: string }[];
+  load(rows: readonly { id: string }[]): void;
+  deleteWhere(predicate: (row: { id: string }) => boolean): number;
+  /** Drops a partner's rows from memory without recording deletes. */
+  evictPartner(partnerId: string): number;
+}
+
 /**
  * An in-memory table of immutable rows keyed by `id`. Rows are replaced, never mutated, so an
  * index can always remove the old version of a row before adding the new one.
  */
-export class Table<T extends { id: string }> {
+export class Table<T extends { id: string }> implements PersistedTable {
   private readonly rows = new Map<string, T>();
   private readonly indexes: TableIndex<T>[] = [];
   /** Ids touched since the last `takeChanges()`: true = the row exists now, false = deleted. */
@@ -110,6 +126,11 @@ export class Table<T extends { id: string }> {
       evicted++;
     }
     return evicted;
+  }
+
+  /** The rows of a partner (`partner_id`, or the id of the partner row itself), as `evictWhere`. */
+  evictPartner(partnerId: string): number {
+    return this.evictWhere((row) => ((row as { partner_id?: string }).partner_id ?? row.id) === partnerId);
   }
 
   clear(): void {

@@ -1,7 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { redact, redactAuthorization, redactJsonText } from '../../inspector/redact.js';
+import { redact, redactAuthorization } from '../../inspector/redact.js';
 import { appendRequest, DEFAULT_REQUEST_LOG_SIZE } from '../../inspector/request-log.js';
 import type { JsonValue } from '../../store/records.js';
+import type { RequestRecord } from '../../store/request-records.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import {
@@ -24,8 +25,8 @@ const MAX_TEXT_CHARS = 4096;
  * Gives every /v3 request its `Request-Id` and, once the partner is known, records the exchange in
  * the partner's log (`GET /v3/sandbox/requests`). Requests that never got past authentication
  * belong to no partner and are not kept. The response body is kept as the text the handler
- * produced (read from the response without disturbing the Node adapter's fast path), parsed and
- * redacted only when it may hold a secret, so the hot path pays one row insert, nothing more.
+ * produced (read from the response without disturbing the Node adapter's fast path) and redacted
+ * when the log shows or writes it, so the hot path pays one ring append, nothing more.
  */
 export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const size = deps.config.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
@@ -59,42 +60,84 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     // No partner (refused before authentication), or one this instance no longer holds (its
     // lease was taken while the request ran): nothing to log here, and the answer stands.
     if (!partner || !deps.store.partners.get(partner.id)) return;
-    // The dashboard's own page reads would bury the partner's traffic; its actions are kept.
-    if (c.req.method === 'GET' && (c.env as Partial<InProcessBindings> | undefined)?.dashboard) return;
     const method = c.req.method;
-    const path = c.req.path;
-    const status = c.res.status;
-    const idempotencyKey = requestHeader(c, 'idempotency-key') ?? null;
-    const replayed = idempotencyKey !== null && responseHeader(c, 'idempotent-replayed') === 'true';
-    let text = path.startsWith(SELF_PREFIX) ? undefined : responseText(c.res);
-    if (text instanceof Promise) text = await text;
-    const answer = text === undefined ? null : redactJsonText(text);
+    const read = method === 'GET' || method === 'HEAD';
+    // The dashboard's own page reads would bury the partner's traffic; its actions are kept.
+    if (read && (c.env as Partial<InProcessBindings> | undefined)?.dashboard) return;
+    const durationCms = Math.round((elapsed() - started) * 100);
     const clock = c.get('clock') ?? deps.engine.clock(partner.id);
-    const authorization = requestHeader(c, 'authorization');
+    const createdAtMs = clock.nowMs();
+    // Read now: the response text (a streamed body must be cloned before it is sent), the request
+    // body as the handler read it, and what is at hand anyway. Headers are read when the entry is
+    // built, after the response has gone.
+    const path = c.req.path;
+    const res = c.res;
+    const status = res.status;
+    let text = path.startsWith(SELF_PREFIX) ? undefined : responseText(res);
+    if (text instanceof Promise) text = await text;
+    const requestBody = read ? null : await readRequestBody(c);
     appendRequest(
       deps.store,
-      {
-        id: requestId,
-        seq: deps.store.nextSeq(),
-        partner_id: partner.id,
-        method,
-        path,
-        query: rawQuery(c),
-        status,
-        duration_cms: Math.round((elapsed() - started) * 100),
-        idempotency_key: idempotencyKey,
-        idempotent_replayed: replayed,
-        error_code: status >= 400 && answer !== null ? errorCode(answer) : null,
-        authorization: authorization === undefined ? null : redactAuthorization(authorization),
-        content_type: requestHeader(c, 'content-type') ?? null,
-        user_agent: requestHeader(c, 'user-agent') ?? null,
-        request_body: method === 'GET' || method === 'HEAD' ? null : await requestBody(c),
-        response_text: answer,
-        created_at_ms: clock.nowMs(),
+      () => {
+        // Given up since the answer (its lease was taken meanwhile): not logged either.
+        if (!deps.store.partners.get(partner.id)) return undefined;
+        return logEntry(c, {
+          id: requestId,
+          seq: deps.store.nextSeq(),
+          partnerId: partner.id,
+          method,
+          path,
+          status,
+          durationCms,
+          createdAtMs,
+          requestBody,
+          // Kept as sent: the log redacts answers on the way out (see RequestRing), not here.
+          answer: text ?? null,
+        });
       },
       size,
     );
-    if (method === 'GET' || method === 'HEAD') flushSoon();
+    if (read) flushSoon();
+  };
+}
+
+/** The log entry of an answered request, read from its context once the response is on its way. */
+function logEntry(
+  c: Context,
+  known: {
+    id: string;
+    seq: number;
+    partnerId: string;
+    method: string;
+    path: string;
+    status: number;
+    durationCms: number;
+    createdAtMs: number;
+    requestBody: JsonValue | null;
+    answer: string | null;
+  },
+): RequestRecord {
+  const status = known.status;
+  const idempotencyKey = requestHeader(c, 'idempotency-key') ?? null;
+  const authorization = requestHeader(c, 'authorization');
+  return {
+    id: known.id,
+    seq: known.seq,
+    partner_id: known.partnerId,
+    method: known.method,
+    path: known.path,
+    query: rawQuery(c),
+    status,
+    duration_cms: known.durationCms,
+    idempotency_key: idempotencyKey,
+    idempotent_replayed: idempotencyKey !== null && responseHeader(c, 'idempotent-replayed') === 'true',
+    error_code: status >= 400 && known.answer !== null ? errorCode(known.answer) : null,
+    authorization: authorization === undefined ? null : redactAuthorization(authorization),
+    content_type: requestHeader(c, 'content-type') ?? null,
+    user_agent: requestHeader(c, 'user-agent') ?? null,
+    request_body: known.requestBody,
+    response_text: known.answer,
+    created_at_ms: known.createdAtMs,
   };
 }
 
@@ -102,7 +145,7 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
  * The body as the handler read it (Hono caches it), redacted. A body nobody read (the request was
  * refused before its handler ran) is not read now: it may be large, and it told the sandbox nothing.
  */
-async function requestBody(c: Context): Promise<JsonValue | null> {
+async function readRequestBody(c: Context): Promise<JsonValue | null> {
   // Hono keeps the body promises it created, keyed by how the body was read.
   const cache = c.req.bodyCache as Record<string, Promise<unknown> | undefined>;
   const type = requestHeader(c, 'content-type') ?? '';
