@@ -21,11 +21,21 @@ function bindings(c: Context): NodeBindings | undefined {
 /** One request header by lower-case name. */
 export function requestHeader(c: Context, name: string): string | undefined {
   const incoming = bindings(c)?.incoming;
-  if (incoming?.headers) {
-    const value = incoming.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  }
+  if (incoming?.headers) return headerValue(incoming.headers[name]);
   return c.req.header(name);
+}
+
+/**
+ * Every request header by lower-case name, for reading several: Node's own object under the
+ * Node adapter (no copy), else Hono's record.
+ */
+export function requestHeaders(c: Context): Readonly<Record<string, string | string[] | undefined>> {
+  return bindings(c)?.incoming?.headers ?? c.req.header();
+}
+
+/** A value of `requestHeaders` as one string (repeated headers joined as HTTP joins them). */
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** Adds headers to whatever response this request ends with (errors included). */

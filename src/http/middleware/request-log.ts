@@ -7,8 +7,10 @@ import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import {
   addResponseHeader,
+  headerValue,
   rawQuery,
   requestHeader,
+  requestHeaders,
   responseHeader,
   responseText,
 } from '../node-fast-path.js';
@@ -118,8 +120,9 @@ function logEntry(
   },
 ): RequestRecord {
   const status = known.status;
-  const idempotencyKey = requestHeader(c, 'idempotency-key') ?? null;
-  const authorization = requestHeader(c, 'authorization');
+  const headers = requestHeaders(c);
+  const idempotencyKey = headerValue(headers['idempotency-key']) ?? null;
+  const authorization = headerValue(headers.authorization);
   return {
     id: known.id,
     seq: known.seq,
@@ -133,8 +136,8 @@ function logEntry(
     idempotent_replayed: idempotencyKey !== null && responseHeader(c, 'idempotent-replayed') === 'true',
     error_code: status >= 400 && known.answer !== null ? errorCode(known.answer) : null,
     authorization: authorization === undefined ? null : redactAuthorization(authorization),
-    content_type: requestHeader(c, 'content-type') ?? null,
-    user_agent: requestHeader(c, 'user-agent') ?? null,
+    content_type: headerValue(headers['content-type']) ?? null,
+    user_agent: headerValue(headers['user-agent']) ?? null,
     request_body: known.requestBody,
     response_text: known.answer,
     created_at_ms: known.createdAtMs,
