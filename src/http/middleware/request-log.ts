@@ -28,7 +28,8 @@ const MAX_TEXT_CHARS = 4096;
  * the partner's log (`GET /v3/sandbox/requests`). Requests that never got past authentication
  * belong to no partner and are not kept. The response body is kept as the text the handler
  * produced (read from the response without disturbing the Node adapter's fast path) and redacted
- * when the log shows or writes it, so the hot path pays one ring append, nothing more.
+ * when the log shows or writes it. Before the response goes out, the request pays for a few reads
+ * and a queued closure; the entry is built and appended once the event loop's turn is over.
  */
 export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const size = deps.config.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
