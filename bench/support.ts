@@ -31,6 +31,8 @@ export interface LoadResult {
   requestsPerSecond: number;
   p99Ms: number;
   non2xx: number;
+  /** Requests answered in the run. */
+  total: number;
 }
 
 /** A bounded autocannon run against loopback. */
@@ -45,7 +47,29 @@ export async function load(
     connections: options.connections ?? 32,
     pipelining: 1,
   });
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx };
+  return {
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
+}
+
+/**
+ * CPU time a bench server (bench/servers/sandbox.ts) has used so far, all its threads, user and
+ * system, in microseconds: asked over the IPC channel, so read between loads, not during one.
+ */
+export function childCpuMicros(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      const cpu = (message as { cpu?: { user: number; system: number } } | null)?.cpu;
+      if (!cpu) return;
+      child.off('message', onMessage);
+      resolve(cpu.user + cpu.system);
+    };
+    child.on('message', onMessage);
+    if (!child.send('cpu')) reject(new Error('the bench server has no IPC channel'));
+  });
 }
 
 export function formatNumber(n: number): string {

@@ -9,11 +9,10 @@ export const DEFAULT_REQUEST_LOG_SIZE = 1000;
 /**
  * Appends a request to its partner's log and drops the oldest beyond `size` (a ring per partner):
  * the log's memory and its share of the data file stay bounded however long the sandbox runs.
- * The entry is built and appended at the end of the event loop's turn, so the response goes out
- * first; every read of the log applies waiting entries before it answers. `entry` answers
- * undefined when there is nothing to log after all.
+ * The entry is appended at the end of the event loop's turn, so the response goes out first;
+ * every read of the log applies waiting entries before it answers.
  */
-export function appendRequest(store: Store, entry: () => RequestRecord | undefined, size: number): void {
+export function appendRequest(store: Store, entry: RequestRecord, size: number): void {
   store.requests.appendSoon(entry, size);
 }
 

@@ -31,8 +31,8 @@ export class RequestLogTable implements PersistedTable {
   private readonly index = new RequestIdIndex((ring) => this.rings.get(ring.partnerId) === ring);
   private readonly unflushed: RequestRing[] = [];
   private deleted: string[] = [];
-  /** Entries waiting for the end of the event loop's turn, built when applied. */
-  private readonly pending: (() => RequestRecord | undefined)[] = [];
+  /** Entries waiting for the end of the event loop's turn. */
+  private pending: RequestRecord[] = [];
   private pendingLimit = 0;
   private readonly showAnswer: AnswerFilter;
   private readonly defer: (callback: () => void) => void;
@@ -54,10 +54,11 @@ export class RequestLogTable implements PersistedTable {
   }
 
   /**
-   * `append`, once the current turn of the event loop is over (reads apply it first): `entry`
-   * builds the row then, or answers undefined to append nothing. Entries keep their order.
+   * `append`, once the current turn of the event loop is over (every read applies it first), so
+   * the work of a whole turn's requests is done in one go after their responses. Entries keep
+   * their order.
    */
-  appendSoon(entry: () => RequestRecord | undefined, limit: number): void {
+  appendSoon(entry: RequestRecord, limit: number): void {
     this.pending.push(entry);
     this.pendingLimit = limit;
     if (this.pending.length === 1) this.defer(this.applyPending);
@@ -218,12 +219,9 @@ export class RequestLogTable implements PersistedTable {
 
   private readonly applyPending = (): void => {
     if (this.pending.length === 0) return;
-    // Taken first: building an entry may read the log (and so apply what is pending) again.
-    const entries = this.pending.splice(0);
-    for (const entry of entries) {
-      const row = entry();
-      if (row) this.add(row, this.pendingLimit);
-    }
+    const rows = this.pending;
+    this.pending = [];
+    for (const row of rows) this.add(row, this.pendingLimit);
   };
 
   private add(row: RequestRecord, limit: number): void {

@@ -1,8 +1,24 @@
-/** The first chunk's size; each new chunk doubles it up to MAX_CHUNK_BYTES. */
-const MIN_CHUNK_BYTES = 4096;
+/**
+ * The first chunk's size (small: every partner that sends a request gets an arena); each new chunk
+ * doubles it up to MAX_CHUNK_BYTES.
+ */
+const MIN_CHUNK_BYTES = 1024;
 const MAX_CHUNK_BYTES = 65536;
 /** Released full-size chunks kept for reuse. */
 const MAX_SPARE_CHUNKS = 2;
+
+/** Node's own UTF-8 writer behind `Buffer#write`, present on every Buffer (not in its types). */
+type Utf8Writer = (this: Buffer, text: string, offset: number) => number;
+const nodeUtf8Write = (Buffer.prototype as unknown as { utf8Write?: Utf8Writer }).utf8Write;
+
+/**
+ * `buffer.write(text, offset, 'utf8')` without the argument checks and the encoding look-up of
+ * `Buffer#write`, which cost more than the copy itself for texts as short as a request's path:
+ * this runs on every logged request. Falls back to `Buffer#write` where Node lacks the method.
+ */
+const writeUtf8: (buffer: Buffer, text: string, offset: number) => number = nodeUtf8Write
+  ? (buffer, text, offset) => nodeUtf8Write.call(buffer, text, offset)
+  : (buffer, text, offset) => buffer.write(text, offset, 'utf8');
 
 /**
  * Texts kept as UTF-8 bytes in chunks outside the JavaScript heap, written in order and released
@@ -44,7 +60,7 @@ export class TextArena {
   /** Writes a text into the reserved room as UTF-8; answers how many bytes it took. */
   put(text: string): number {
     const chunk = this.chunks[this.chunks.length - 1] as Buffer;
-    const bytes = chunk.write(text, this.offset, 'utf8');
+    const bytes = writeUtf8(chunk, text, this.offset);
     this.offset += bytes;
     return bytes;
   }

@@ -28,8 +28,8 @@ const MAX_TEXT_CHARS = 4096;
  * the partner's log (`GET /v3/sandbox/requests`). Requests that never got past authentication
  * belong to no partner and are not kept. The response body is kept as the text the handler
  * produced (read from the response without disturbing the Node adapter's fast path) and redacted
- * when the log shows or writes it. Before the response goes out, the request pays for a few reads
- * and a queued closure; the entry is built and appended once the event loop's turn is over.
+ * when the log shows or writes it. The entry is built before the response goes out and appended
+ * to the ring once the event loop's turn is over.
  */
 export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const size = deps.config.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
@@ -70,41 +70,38 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const durationCms = Math.round((elapsed() - started) * 100);
     const clock = c.get('clock') ?? deps.engine.clock(partner.id);
     const createdAtMs = clock.nowMs();
-    // Read now: the response text (a streamed body must be cloned before it is sent), the request
-    // body as the handler read it, and what is at hand anyway. Headers are read when the entry is
-    // built, after the response has gone.
+    // The response text (a streamed body must be cloned before it is sent) and the request body
+    // as the handler read it.
     const path = c.req.path;
     const res = c.res;
     const status = res.status;
     let text = path.startsWith(SELF_PREFIX) ? undefined : responseText(res);
     if (text instanceof Promise) text = await text;
     const requestBody = read ? null : await readRequestBody(c);
+    // Built now and appended once the event loop's turn is over: a waiting entry holds its own few
+    // values, not the request's context, so a garbage collection meanwhile has little to copy.
     appendRequest(
       deps.store,
-      () => {
-        // Given up since the answer (its lease was taken meanwhile): not logged either.
-        if (!deps.store.partners.get(partner.id)) return undefined;
-        return logEntry(c, {
-          id: requestId,
-          seq: deps.store.nextSeq(),
-          partnerId: partner.id,
-          method,
-          path,
-          status,
-          durationCms,
-          createdAtMs,
-          requestBody,
-          // Kept as sent: the log redacts answers on the way out (see RequestRing), not here.
-          answer: text ?? null,
-        });
-      },
+      logEntry(c, {
+        id: requestId,
+        seq: deps.store.nextSeq(),
+        partnerId: partner.id,
+        method,
+        path,
+        status,
+        durationCms,
+        createdAtMs,
+        requestBody,
+        // Kept as sent: the log redacts answers on the way out (see RequestRing), not here.
+        answer: text ?? null,
+      }),
       size,
     );
     if (read) flushSoon();
   };
 }
 
-/** The log entry of an answered request, read from its context once the response is on its way. */
+/** The log entry of an answered request, read from its context. */
 function logEntry(
   c: Context,
   known: {
