@@ -1,8 +1,10 @@
 // The baseline: a bare Hono app on @hono/node-server answering static JSON of the same shapes the
-// sandbox answers, so a ratio measures the sandbox's work, not the size of its payloads. Prints its port.
+// sandbox answers, so a ratio measures the sandbox's work, not the size of its payloads. Prints its port;
+// answers 'cpu' on its IPC channel with its process.cpuUsage().
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { answerCpuRequests } from './answer-cpu.js';
 
 const CLOCK = { now: '2026-03-02T12:00:00.000Z', frozen: true };
 const item = (type: string, description: string) => ({
@@ -39,3 +41,4 @@ app.get('/v3/customers/:id', (c) => c.json(CUSTOMER));
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => {
   process.send?.({ port: (server.address() as AddressInfo).port });
 });
+answerCpuRequests();

@@ -2,6 +2,8 @@
 // first), in memory, with the rate limiter on but out of reach. Prints its port. The request
 // inspector keeps `--request-log-size` (env REQUEST_LOG_SIZE; default 1000, 0 = inspector off).
 // Answers 'cpu' on its IPC channel with its process.cpuUsage().
+import { answerCpuRequests } from './answer-cpu.js';
+
 // @ts-expect-error -- dist/ exists only after `npm run build`; the bench builds it before starting this.
 const { startServer } = (await import('../../dist/server.js')) as typeof import('../../src/server.js');
 
@@ -17,7 +19,4 @@ const server = await startServer({
   log: { info: () => {}, error: (m, e) => console.error(m, e) },
 });
 process.send?.({ port: Number(new URL(server.url).port) });
-// bench/support.ts childCpuMicros: the CPU this process has used, for CPU-per-request figures.
-process.on('message', (message) => {
-  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
-});
+answerCpuRequests();
