@@ -2,7 +2,6 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { redact, redactAuthorization } from '../../inspector/redact.js';
 import { appendRequest, DEFAULT_REQUEST_LOG_SIZE } from '../../inspector/request-log.js';
 import type { JsonValue } from '../../store/records.js';
-import type { RequestRecord } from '../../store/request-records.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import {
@@ -69,7 +68,6 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if (read && (c.env as Partial<InProcessBindings> | undefined)?.dashboard) return;
     const durationCms = Math.round((elapsed() - started) * 100);
     const clock = c.get('clock') ?? deps.engine.clock(partner.id);
-    const createdAtMs = clock.nowMs();
     // The response text (a streamed body must be cloned before it is sent) and the request body
     // as the handler read it.
     const path = c.req.path;
@@ -77,68 +75,38 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const status = res.status;
     let text = path.startsWith(SELF_PREFIX) ? undefined : responseText(res);
     if (text instanceof Promise) text = await text;
+    const answer = text ?? null;
     const requestBody = read ? null : await readRequestBody(c);
+    const headers = requestHeaders(c);
+    const idempotencyKey = headerValue(headers['idempotency-key']) ?? null;
+    const authorization = headerValue(headers.authorization);
     // Built now and appended once the event loop's turn is over: a waiting entry holds its own few
     // values, not the request's context, so a garbage collection meanwhile has little to copy.
     appendRequest(
       deps.store,
-      logEntry(c, {
+      {
         id: requestId,
         seq: deps.store.nextSeq(),
-        partnerId: partner.id,
+        partner_id: partner.id,
         method,
         path,
+        query: rawQuery(c),
         status,
-        durationCms,
-        createdAtMs,
-        requestBody,
+        duration_cms: durationCms,
+        idempotency_key: idempotencyKey,
+        idempotent_replayed: idempotencyKey !== null && responseHeader(c, 'idempotent-replayed') === 'true',
+        error_code: status >= 400 && answer !== null ? errorCode(answer) : null,
+        authorization: authorization === undefined ? null : redactAuthorization(authorization),
+        content_type: headerValue(headers['content-type']) ?? null,
+        user_agent: headerValue(headers['user-agent']) ?? null,
+        request_body: requestBody,
         // Kept as sent: the log redacts answers on the way out (see RequestRing), not here.
-        answer: text ?? null,
-      }),
+        response_text: answer,
+        created_at_ms: clock.nowMs(),
+      },
       size,
     );
     if (read) flushSoon();
-  };
-}
-
-/** The log entry of an answered request, read from its context. */
-function logEntry(
-  c: Context,
-  known: {
-    id: string;
-    seq: number;
-    partnerId: string;
-    method: string;
-    path: string;
-    status: number;
-    durationCms: number;
-    createdAtMs: number;
-    requestBody: JsonValue | null;
-    answer: string | null;
-  },
-): RequestRecord {
-  const status = known.status;
-  const headers = requestHeaders(c);
-  const idempotencyKey = headerValue(headers['idempotency-key']) ?? null;
-  const authorization = headerValue(headers.authorization);
-  return {
-    id: known.id,
-    seq: known.seq,
-    partner_id: known.partnerId,
-    method: known.method,
-    path: known.path,
-    query: rawQuery(c),
-    status,
-    duration_cms: known.durationCms,
-    idempotency_key: idempotencyKey,
-    idempotent_replayed: idempotencyKey !== null && responseHeader(c, 'idempotent-replayed') === 'true',
-    error_code: status >= 400 && known.answer !== null ? errorCode(known.answer) : null,
-    authorization: authorization === undefined ? null : redactAuthorization(authorization),
-    content_type: headerValue(headers['content-type']) ?? null,
-    user_agent: headerValue(headers['user-agent']) ?? null,
-    request_body: known.requestBody,
-    response_text: known.answer,
-    created_at_ms: known.createdAtMs,
   };
 }
 
