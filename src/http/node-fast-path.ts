@@ -38,17 +38,7 @@ export function headerValue(value: string | string[] | undefined): string | unde
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** Adds headers to whatever response this request ends with (errors included). */
-export function addResponseHeaders(c: Context, headers: Record<string, string>): void {
-  const outgoing = bindings(c)?.outgoing;
-  if (outgoing && typeof outgoing.setHeader === 'function' && !outgoing.headersSent) {
-    for (const [name, value] of Object.entries(headers)) outgoing.setHeader(name, value);
-    return;
-  }
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
-}
-
-/** One response header, as `addResponseHeaders` adds it but without building an object. */
+/** Adds a header to whatever response this request ends with (errors included). */
 export function addResponseHeader(c: Context, name: string, value: string): void {
   const outgoing = bindings(c)?.outgoing;
   if (outgoing && typeof outgoing.setHeader === 'function' && !outgoing.headersSent) {
