@@ -126,6 +126,24 @@ describe('RequestLogTable', () => {
     expect(table.size).toBe(3);
   });
 
+  it('drops an entry still waiting for the end of the turn when its partner is evicted (a lost lease)', () => {
+    const deferred: (() => void)[] = [];
+    const table = new RequestLogTable({ defer: (run) => deferred.push(run) });
+    table.tracking = true;
+    const kept = request('ptn_a');
+    const lost = request('ptn_b');
+    table.appendSoon(kept, 10);
+    table.appendSoon(lost, 10);
+    table.evictPartner('ptn_b');
+    (deferred[0] as () => void)();
+    expect(table.get(lost.id)).toBeUndefined();
+    expect(table.ring('ptn_b')).toBeUndefined();
+    expect(table.get(kept.id)).toEqual(kept);
+    const changes = table.takeChanges();
+    expect(changes.upserts.map((row) => (row as { id: string }).id)).toEqual([kept.id]);
+    expect(changes.deletes).toEqual([]);
+  });
+
   it('gives back paths, queries and answers in any script exactly, however they split', () => {
     fc.assert(
       fc.property(
