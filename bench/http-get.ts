@@ -6,10 +6,10 @@ import { pathToFileURL } from 'node:url';
 import {
   benchSession,
   buildDist,
-  childCpuMicros,
   formatNumber,
   type LoadResult,
   load,
+  loadWithCpu,
   median,
   startChild,
 } from './support.js';
@@ -81,12 +81,13 @@ export async function run(): Promise<{ name: string; markdown: string; ok: boole
     for (const target of targets) await load(target.url, { seconds: 2, headers: target.headers });
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of targets) {
-        const cpuBefore = await childCpuMicros(target.server);
-        const result = await load(target.url, { seconds: ROUND_SECONDS, headers: target.headers });
-        const cpu = (await childCpuMicros(target.server)) - cpuBefore;
+        const result = await loadWithCpu(target.server, target.url, {
+          seconds: ROUND_SECONDS,
+          headers: target.headers,
+        });
         if (result.non2xx > 0) throw new Error(`${target.label} answered ${result.non2xx} non-2xx responses`);
         target.results.push(result);
-        target.cpuMicros.push(cpu / Math.max(result.total, 1));
+        target.cpuMicros.push(result.cpuMicros);
       }
     }
     const lines: string[] = [];

@@ -4,15 +4,7 @@
 // runs the same rounds: the off / off ratio shows how far this machine's noise alone moves a ratio.
 import type { ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import {
-  benchSession,
-  buildDist,
-  childCpuMicros,
-  formatNumber,
-  load,
-  median,
-  startChild,
-} from './support.js';
+import { benchSession, buildDist, formatNumber, load, loadWithCpu, median, startChild } from './support.js';
 
 const TARGET_RATIO = 0.9;
 /** Many short rounds, alternating: drift in machine speed hits every side alike. */
@@ -41,11 +33,9 @@ async function prepare(label: string, requestLogSize: string): Promise<Side> {
 }
 
 async function measure(side: Side, url: string, seconds: number): Promise<Round> {
-  const before = await childCpuMicros(side.child);
-  const result = await load(url, { seconds, headers: side.headers });
-  const used = (await childCpuMicros(side.child)) - before;
+  const result = await loadWithCpu(side.child, url, { seconds, headers: side.headers });
   if (result.non2xx > 0) throw new Error(`${side.label} ${url}: ${result.non2xx} non-2xx`);
-  return { requestsPerSecond: result.requestsPerSecond, cpuMicros: used / Math.max(result.total, 1) };
+  return result;
 }
 
 /** Per-round ratios of `a` to `b`: throughput a / b, and CPU per request b / a (higher = a cheaper). */

@@ -72,6 +72,18 @@ export function childCpuMicros(child: ChildProcess): Promise<number> {
   });
 }
 
+/** `load`, plus the server's CPU (all threads, user + system) per answered request in microseconds. */
+export async function loadWithCpu(
+  server: ChildProcess,
+  url: string,
+  options: { headers?: Record<string, string>; seconds?: number },
+): Promise<LoadResult & { cpuMicros: number }> {
+  const before = await childCpuMicros(server);
+  const result = await load(url, options);
+  const used = (await childCpuMicros(server)) - before;
+  return { ...result, cpuMicros: used / Math.max(result.total, 1) };
+}
+
 export function formatNumber(n: number): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: 0 });
 }
