@@ -1,9 +1,14 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, ensureDefaultPartner } from '../../src/default-partner.js';
+import { createApp } from '../../src/app.js';
 import { createDeps } from '../../src/deps.js';
-import { createApp } from '../../src/http/app.js';
+import {
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  ensureDefaultPartner,
+} from '../../src/domain/default-partner.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG } from '../../src/http/deps.js';
 import type { AppEnv } from '../../src/http/env.js';
+import { redactJsonText } from '../../src/inspector/redact.js';
 import { sequentialIds } from '../../src/lib/ids.js';
 import type { RandomSource } from '../../src/lib/random.js';
 import { memoryPersistence, type Persistence } from '../../src/store/persistence.js';
@@ -64,7 +69,9 @@ export function createTestSandbox(
 ): TestSandbox {
   const realTime = new FakeRealTime();
   const deps: AppDeps = createDeps({
-    store: options.store ?? new Store(Buffer.alloc(32, 7).toString('base64url')),
+    store:
+      options.store ??
+      new Store(Buffer.alloc(32, 7).toString('base64url'), { showRequestAnswer: redactJsonText }),
     persistence: options.persistence ?? memoryPersistence,
     ids: options.ids ?? sequentialIds(),
     randomBytes: options.randomBytes ?? ((size) => Buffer.alloc(size, 1)),

@@ -1,4 +1,4 @@
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../../src/default-partner.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../../src/domain/default-partner.js';
 import { basic, type JsonResult, type RequestOptions, type TestSandbox } from '../../support/sandbox.js';
 
 /**
