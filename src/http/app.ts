@@ -31,7 +31,7 @@ import { durable } from './middleware/durable.js';
 import { IDEMPOTENT_POSTS, idempotency } from './middleware/idempotency.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestLog } from './middleware/request-log.js';
-import { wellFormedText } from './middleware/well-formed-text.js';
+import { wellFormedText, wellFormedUrl } from './middleware/well-formed-text.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { problemResponse } from './problem.js';
 import type { createRouter } from './router.js';
@@ -92,6 +92,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.on(WRITES, '/v3/*', limitBody);
   app.use('/v3/*', authenticate(deps));
   app.use('/v3/*', rateLimit(deps));
+  app.use('/v3/*', wellFormedUrl());
   app.on(WRITES, '/v3/*', wellFormedText());
   app.on(WRITES, '/v3/*', durable(deps));
   app.on(
