@@ -68,6 +68,8 @@ async function applyFault(
   if (!decision) return passOn(next);
   if (decision.next) deps.store.faultRules.replace(decision.next);
   else deps.store.faultRules.delete(decision.rule.id);
+  // Durable before the fault acts, like any write: a restart must not give a used call back.
+  await deps.persistence.flush();
   const rule = decision.rule;
   c.set('fault', { rule_id: rule.id, action: rule.action });
   return act(deps, c, next, rule, planFault(rule.action, draw), wait);
