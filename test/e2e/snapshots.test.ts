@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARTNER_ID } from '../../src/default-partner.js';
 import { snapshotTableNames } from '../../src/store/partner-world.js';
+import type { ReceiverAnswer, WebhookSender } from '../../src/webhooks/sender.js';
 import { advanceClock } from '../support/credit.js';
 import { CPF, createCustomer } from '../support/customers.js';
 import { createTestSandbox, newPartnerToken } from '../support/sandbox.js';
 import { acceptAll, apiPicture, buildWorld, worldRows } from '../support/snapshots.js';
+import { deliveries } from '../support/webhooks.js';
 
 function sandboxWithWorld() {
   return createTestSandbox({}, { webhookSender: acceptAll });
@@ -173,5 +175,89 @@ describe('named snapshots', () => {
       body: { name: 's3', replace: true },
     });
     expect(again.status).toBe(201);
+  });
+});
+
+describe('snapshots and webhook deliveries in flight', () => {
+  /** A receiver that holds every request until released, and tells when one arrives. */
+  function holdingReceiver() {
+    const held: (() => void)[] = [];
+    let arrived: () => void = () => {};
+    let arrival = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const send: WebhookSender = () =>
+      new Promise<ReceiverAnswer>((resolve) => {
+        held.push(() => resolve({ statusCode: 200, retryAfter: null, body: 'ok' }));
+        arrived();
+      });
+    return {
+      send,
+      held,
+      nextArrival: async () => {
+        await arrival;
+        arrival = new Promise<void>((resolve) => {
+          arrived = resolve;
+        });
+      },
+    };
+  }
+
+  it('abandons attempts in flight at the restore and says so in the delivery log', async () => {
+    const receiver = holdingReceiver();
+    const sandbox = createTestSandbox({}, { webhookSender: receiver.send });
+    await sandbox.json('POST', '/v3/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hooks' } });
+    expect((await sandbox.json('POST', '/v3/sandbox/snapshots', { body: { name: 'quiet' } })).status).toBe(
+      201,
+    );
+    await createCustomer(sandbox, { cpf: CPF.plain });
+    await receiver.nextArrival();
+    const [inFlight] = await deliveries(sandbox);
+    expect(inFlight?.status).toBe('sending');
+
+    const restored = await sandbox.json<{ abandoned_deliveries: number }>(
+      'POST',
+      '/v3/sandbox/snapshots/quiet/restore',
+    );
+    expect(restored.body.abandoned_deliveries).toBe(1);
+    for (const release of receiver.held.splice(0)) release();
+    await sandbox.deps.webhooks.idle();
+    const log = await deliveries(sandbox);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ id: inFlight?.id, status: 'cancelled' });
+    expect(log[0]?.attempts).toHaveLength(1);
+    expect(log[0]?.attempts[0]?.error).toMatch(
+      /^abandoned: snapshot "quiet" was restored while this attempt was in flight; the receiver may have got it/,
+    );
+    // The customer of the abandoned world is gone; no event came of the restore.
+    expect((await sandbox.json<{ data: unknown[] }>('GET', '/v3/customers')).body.data).toEqual([]);
+    expect((await sandbox.json<{ data: unknown[] }>('GET', '/v3/sandbox/events')).body.data).toEqual([]);
+  });
+
+  it('sends again, at its due time, an attempt that was in flight when the snapshot was saved', async () => {
+    const receiver = holdingReceiver();
+    const sandbox = createTestSandbox({}, { webhookSender: receiver.send });
+    await sandbox.json('POST', '/v3/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hooks' } });
+    await createCustomer(sandbox, { cpf: CPF.plain });
+    await receiver.nextArrival();
+    expect(
+      (await sandbox.json('POST', '/v3/sandbox/snapshots', { body: { name: 'in-flight' } })).status,
+    ).toBe(201);
+    for (const release of receiver.held.splice(0)) release();
+    await sandbox.deps.webhooks.idle();
+    expect((await deliveries(sandbox))[0]?.status).toBe('succeeded');
+
+    const restored = await sandbox.json<{ abandoned_deliveries: number }>(
+      'POST',
+      '/v3/sandbox/snapshots/in-flight/restore',
+    );
+    expect(restored.body.abandoned_deliveries).toBe(0);
+    await receiver.nextArrival();
+    expect((await deliveries(sandbox))[0]?.status).toBe('sending');
+    for (const release of receiver.held.splice(0)) release();
+    await sandbox.deps.webhooks.idle();
+    const [again] = await deliveries(sandbox);
+    expect(again?.status).toBe('succeeded');
+    expect(again?.attempts.map((a) => a.status_code)).toEqual([200]);
   });
 });
