@@ -1,11 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { issueAccessToken } from '../domain/access-tokens.js';
-import {
-  assertManagingCredentialActive,
-  credentialView,
-  issueCredential,
-  revokeCredential,
-} from '../domain/credentials.js';
+import { credentialView, issueCredential, revokeCredential } from '../domain/credentials.js';
 import { ApiError } from '../domain/errors.js';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
@@ -58,7 +53,7 @@ const createCredential = createRoute({
   },
   responses: {
     201: json(NewCredentialSchema, 'The credential; the secret is shown only here'),
-    ...problemResponses(400, 403, ...COMMON_ERRORS),
+    ...problemResponses(400, ...COMMON_ERRORS),
   },
 });
 
@@ -82,7 +77,7 @@ const revoke = createRoute({
   request: { params: z.object({ client_id: z.string() }) },
   responses: {
     200: json(CredentialSchema, 'The revoked credential'),
-    ...problemResponses(403, 404, ...COMMON_ERRORS),
+    ...problemResponses(404, ...COMMON_ERRORS),
   },
 });
 
@@ -106,7 +101,6 @@ export function authRoutes(deps: AppDeps) {
 
   app.openapi(createCredential, (c) => {
     const { name } = c.req.valid('json');
-    assertManagingCredentialActive(deps.store.credentials, c.get('clientId'));
     const { row, secret } = issueCredential(domainContext(deps, c), name);
     return c.json(
       {
@@ -132,7 +126,6 @@ export function authRoutes(deps: AppDeps) {
   });
 
   app.openapi(revoke, (c) => {
-    assertManagingCredentialActive(deps.store.credentials, c.get('clientId'));
     const row = revokeCredential(domainContext(deps, c), c.req.valid('param').client_id);
     return c.json(credentialView(row), 200);
   });

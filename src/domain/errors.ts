@@ -46,12 +46,6 @@ export const ERROR_CATALOG = {
     title: 'Invalid client credentials',
     help: 'The HTTP Basic credentials are unknown, malformed or revoked. Check `client_id` and `client_secret`, or create a new credential.',
   },
-  // 403: who is calling is known, but may not do this.
-  credential_revoked: {
-    status: 403,
-    title: 'Credential of this token revoked',
-    help: 'A token issued before its credential was revoked keeps working until it expires, except for credential management: creating or revoking credentials needs a token of a credential that is still `active`. Get a token with an active credential.',
-  },
   // 404 / 405: nothing answers at that address.
   partner_signup_disabled: {
     status: 403,

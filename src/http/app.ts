@@ -92,13 +92,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.on(WRITES, '/v3/*', limitBody);
   app.use('/v3/*', authenticate(deps));
   app.use('/v3/*', rateLimit(deps));
-  app.on(WRITES, '/v3/*', wellFormedText());
   app.on(WRITES, '/v3/*', durable(deps));
+  // Before the body checks: a POST refused for its body (400) reached its operation and is cached
+  // like any answer (spec idempotency rule 1); only 401, 429 and 5xx are not.
   app.on(
     'POST',
     IDEMPOTENT_POSTS.map((path) => `/v3${path}`),
     idempotency(deps),
   );
+  app.on(WRITES, '/v3/*', wellFormedText());
 
   for (const routes of ROUTERS) app.route('/v3', routes(deps));
   // The scenario runner sends its steps through this very app (the partner's exact path).
