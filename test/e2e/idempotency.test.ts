@@ -112,9 +112,15 @@ describe('Idempotency-Key', () => {
       sandbox.app.request('/v3/auth/credentials', {
         method: 'POST',
         body,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'utf8' },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'utf8',
+        },
       });
-    const bad = await send(new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]));
+    const bad = await send(
+      new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
+    );
     expect(bad.status).toBe(400);
     const again = await send('{"name":"ok"}');
     expect(again.status).toBe(400);
