@@ -37,6 +37,7 @@ import { problemResponse } from './problem.js';
 import type { createRouter } from './router.js';
 import { registerSelfFetch } from './self-fetch.js';
 import { signingPageRoutes } from './signing-page.js';
+import { bodyTooLarge, unsupportedContentType } from './spec-status-table.js';
 import { SplitRouter } from './split-router.js';
 
 export { API_VERSION } from './openapi/document.js';
@@ -79,8 +80,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new ApiError('payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+    onError: (c) => {
+      throw bodyTooLarge(c.req.method, c.req.path, MAX_BODY_BYTES);
     },
   });
   // Reads skip the body check and the durability wait: inspecting the body of a GET makes the
@@ -166,25 +167,20 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     );
   });
 
-  app.onError((error, c) => problemResponse(c, toApiError(error, deps), publicUrl()));
+  app.onError((error, c) => problemResponse(c, toApiError(error, deps, c.req), publicUrl()));
   return app;
 }
 
 /** Maps anything thrown to a problem; unexpected errors are logged and answer 500. */
-function toApiError(error: unknown, deps: AppDeps): ApiError {
+function toApiError(error: unknown, deps: AppDeps, req: { method: string; path: string }): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HTTPException) {
     if (error.status === 400 && /json/i.test(error.message)) {
       return new ApiError('malformed_json', 'The request body is not valid JSON.', { param: 'body' });
     }
     if (error.status === 400) return new ApiError('validation_failed', error.message, { param: 'body' });
-    if (error.status === 413) return new ApiError('payload_too_large', error.message);
-    if (error.status === 415) {
-      return new ApiError(
-        'unsupported_media_type',
-        'This Content-Type is not accepted here: JSON bodies take application/json, document uploads multipart/form-data.',
-      );
-    }
+    if (error.status === 413) return bodyTooLarge(req.method, req.path, MAX_BODY_BYTES);
+    if (error.status === 415) return unsupportedContentType(req.method, req.path);
   }
   // The client went away mid-body (or was cut off by the request timeout): nobody reads the
   // answer, and it is not a failure of the sandbox worth logging.
