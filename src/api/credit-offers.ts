@@ -65,7 +65,7 @@ const simulate = createRoute({
   tags,
   summary: 'Simulate a loan on an offer (synchronous); the latest simulation is the one to contract',
   description:
-    "Price table at the offer's monthly rate, IOF (0.38 % flat + daily rate per day up to 365 days), fees (MEI offers only), net amount and CET, dated by the partner clock (UTC date). 422 when the amount or the count is outside the offer (each in `errors[]`) or the offer is not available.",
+    "Price table at the offer's monthly rate, IOF (0.38 % flat + daily rate per day up to 365 days), fees (MEI offers only), net amount and CET, dated by the partner clock (its São Paulo date). 422 when the amount or the count is outside the offer (each in `errors[]`) or the offer is not available.",
   request: {
     params: CreditOfferIdParam,
     headers: IdempotencyHeader,
