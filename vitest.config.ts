@@ -6,5 +6,7 @@ export default defineConfig({
     exclude: ['test/browser/**', 'test/postgres/**'],
     testTimeout: 20_000,
     pool: 'threads',
+    // Fails a test when a webhook it received does not match the OpenAPI `webhooks` schema.
+    setupFiles: ['test/support/setup-webhook-schema.ts'],
   },
 });

@@ -25,6 +25,7 @@ import {
 const issueToken = createRoute({
   method: 'post',
   path: '/auth/token',
+  operationId: 'createAccessToken',
   tags: ['Authentication'],
   summary: 'Issue an access token (OAuth 2.0 client credentials)',
   description:
@@ -45,6 +46,7 @@ const issueToken = createRoute({
 const createCredential = createRoute({
   method: 'post',
   path: '/auth/credentials',
+  operationId: 'createCredential',
   tags: ['Authentication'],
   summary: 'Create a credential (client_id + client_secret)',
   request: {
@@ -60,6 +62,7 @@ const createCredential = createRoute({
 const listCredentials = createRoute({
   method: 'get',
   path: '/auth/credentials',
+  operationId: 'listCredentials',
   tags: ['Authentication'],
   summary: "List the partner's credentials (never the secrets), newest first",
   request: { query: PageQuery },
@@ -72,6 +75,7 @@ const listCredentials = createRoute({
 const revoke = createRoute({
   method: 'delete',
   path: '/auth/credentials/{client_id}',
+  operationId: 'revokeCredential',
   tags: ['Authentication'],
   summary: 'Revoke a credential (immediate, irreversible; issued tokens live until they expire)',
   request: { params: z.object({ client_id: z.string() }) },

@@ -29,6 +29,7 @@ const OfferList = listOf(CreditOfferSchema, 'CreditOfferList');
 const list = createRoute({
   method: 'get',
   path: '/credit-offers',
+  operationId: 'listCreditOffers',
   tags,
   summary: "List the partner's credit offers, newest first",
   description: 'Filter by `customer_id` (404 when no such customer) and `status`.',
@@ -39,6 +40,7 @@ const list = createRoute({
 const show = createRoute({
   method: 'get',
   path: '/credit-offers/{credit_offer_id}',
+  operationId: 'getCreditOffer',
   tags,
   summary: 'Read a credit offer',
   request: { params: CreditOfferIdParam },
@@ -48,6 +50,7 @@ const show = createRoute({
 const ofCustomer = createRoute({
   method: 'get',
   path: '/customers/{customer_id}/credit-offers',
+  operationId: 'listCustomerCreditOffers',
   tags,
   summary: "List one customer's credit offers, newest first",
   request: {
@@ -62,6 +65,7 @@ const ofCustomer = createRoute({
 const simulate = createRoute({
   method: 'post',
   path: '/credit-offers/{credit_offer_id}/simulations',
+  operationId: 'createSimulation',
   tags,
   summary: 'Simulate a loan on an offer (synchronous); the latest simulation is the one to contract',
   description:

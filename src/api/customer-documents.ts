@@ -12,6 +12,7 @@ const tags = ['Customers'];
 const upload = createRoute({
   method: 'post',
   path: '/customers/{customer_id}/documents',
+  operationId: 'uploadCustomerDocument',
   tags,
   summary: 'Upload a KYC document',
   description:
@@ -30,6 +31,7 @@ const upload = createRoute({
 const show = createRoute({
   method: 'get',
   path: '/customers/{customer_id}/documents/{document_id}',
+  operationId: 'getCustomerDocument',
   tags,
   summary: 'Read an uploaded document (metadata and review status)',
   request: {

@@ -1,5 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { CustomerCreatedData, CustomerKycUpdatedData, CustomerStatusData } from '../../api/schemas/events.js';
+import {
+  CustomerCreatedData,
+  CustomerKycUpdatedData,
+  CustomerStatusData,
+  LoanCancelledData,
+  LoanPaymentReceivedData,
+} from '../../api/schemas/events.js';
 import type { AppEnv } from '../env.js';
 import { contractExamples } from './contract-examples.js';
 import { exampleFor } from './field-examples.js';
@@ -38,6 +44,8 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, publicUrl: string
     CustomerCreatedData,
     CustomerStatusData,
     CustomerKycUpdatedData,
+    LoanPaymentReceivedData,
+    LoanCancelledData,
   })) {
     if (!app.openAPIRegistry.definitions.some((d) => d.type === 'schema' && d.schema === schema)) {
       app.openAPIRegistry.register(name, schema);
