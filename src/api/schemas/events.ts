@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ALL_EVENT_PATTERNS } from '../../engine/event-types.js';
 import { DateTime } from './common.js';
-import { KycItemSchema } from './customers.js';
+import { EmailOrEmpty, KycItemSchema, PhoneOrEmpty } from './customers.js';
 import { LoanSchema } from './loans.js';
 
 export const EventSchema = z
@@ -23,10 +23,8 @@ export const CustomerCreatedData = z
     cpf: z.string().openapi({ example: '52998224725' }),
     cnpj: z.string().nullable().openapi({ example: null }),
     name: z.string().openapi({ example: 'Maria da Silva', description: 'Empty string when never sent' }),
-    email: z
-      .string()
-      .openapi({ example: 'maria.silva@example.com', description: 'Empty string when never sent' }),
-    phone: z.string().openapi({ example: '+5511987654321', description: 'Empty string when never sent' }),
+    email: EmailOrEmpty,
+    phone: PhoneOrEmpty,
     trading_name: z.string().nullable().openapi({ example: null }),
     external_id: z.string().nullable().openapi({ example: 'crm-000123' }),
   })

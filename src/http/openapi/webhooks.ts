@@ -40,7 +40,7 @@ export function webhooksSection(): Record<string, unknown> {
       post: {
         operationId: webhookOperationId(type),
         tags: ['Webhook events'],
-        summary: `${type} (sent to your endpoint)`,
+        summary: `Receive ${type} at your webhook endpoint`,
         description: `Delivered to every active webhook endpoint whose \`events\` match \`${type}\`, signed with the endpoint's secret (Standard Webhooks). Answer 2xx within the timeout; other answers are retried. See /docs/webhooks.`,
         parameters: Object.entries(SIGNATURE_HEADERS).map(([name, { example, description }]) => ({
           name,
