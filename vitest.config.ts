@@ -8,5 +8,7 @@ export default defineConfig({
     // Compiles src/ once so that spawned CLIs skip the tsx loader (see the file).
     globalSetup: ['test/support/cli-build.ts'],
     pool: 'threads',
+    // Fails a test when a webhook it received does not match the OpenAPI `webhooks` schema.
+    setupFiles: ['test/support/setup-webhook-schema.ts'],
   },
 });

@@ -40,6 +40,7 @@ import { problemResponse } from './http/problem.js';
 import type { createRouter } from './http/router.js';
 import { registerSelfFetch, SELF_FETCH_ENV } from './http/self-fetch.js';
 import { signingPageRoutes } from './http/signing-page.js';
+import { bodyTooLarge, unsupportedContentType } from './http/spec-status-table.js';
 import { SplitRouter } from './http/split-router.js';
 import { CodedError } from './lib/coded-error.js';
 
@@ -89,8 +90,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new ApiError('payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+    onError: (c) => {
+      throw bodyTooLarge(c.req.method, c.req.path, MAX_BODY_BYTES);
     },
   });
   // Reads skip the body check and the durability wait: inspecting the body of a GET makes the
@@ -106,13 +107,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // After the rate limit (a refused call is not faulted), before the idempotency cache (a lost
   // answer is cached there).
   app.use('/v3/*', faults(deps));
-  app.on(WRITES, '/v3/*', wellFormedText());
   app.on(WRITES, '/v3/*', durable(deps));
+  // Before the body checks: a POST refused for its body (400) reached its operation and is cached
+  // like any answer (spec idempotency rule 1); only 401, 429 and 5xx are not.
   app.on(
     'POST',
     IDEMPOTENT_POSTS.map((path) => `/v3${path}`),
     idempotency(deps),
   );
+  app.on(WRITES, '/v3/*', wellFormedText());
 
   for (const routes of ROUTERS) app.route('/v3', routes(deps));
   app.route(
@@ -182,7 +185,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     );
   });
 
-  app.onError((error, c) => problemResponse(c, toApiError(error, deps), publicUrl()));
+  app.onError((error, c) => problemResponse(c, toApiError(error, deps, c.req), publicUrl()));
   return app;
 }
 
@@ -194,7 +197,7 @@ function apiRoutes(app: OpenAPIHono<AppEnv>): { method: string; path: string }[]
 }
 
 /** Maps anything thrown to a problem; unexpected errors are logged and answer 500. */
-function toApiError(error: unknown, deps: AppDeps): ApiError {
+function toApiError(error: unknown, deps: AppDeps, req: { method: string; path: string }): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof CodedError && error.code in ERROR_CATALOG) {
     return new ApiError(error.code as ErrorCode, error.message, { param: error.param });
@@ -204,13 +207,8 @@ function toApiError(error: unknown, deps: AppDeps): ApiError {
       return new ApiError('malformed_json', 'The request body is not valid JSON.', { param: 'body' });
     }
     if (error.status === 400) return new ApiError('validation_failed', error.message, { param: 'body' });
-    if (error.status === 413) return new ApiError('payload_too_large', error.message);
-    if (error.status === 415) {
-      return new ApiError(
-        'unsupported_media_type',
-        'This Content-Type is not accepted here: JSON bodies take application/json, document uploads multipart/form-data.',
-      );
-    }
+    if (error.status === 413) return bodyTooLarge(req.method, req.path, MAX_BODY_BYTES);
+    if (error.status === 415) return unsupportedContentType(req.method, req.path);
   }
   // The client went away mid-body (or was cut off by the request timeout): nobody reads the
   // answer, and it is not a failure of the sandbox worth logging.

@@ -29,6 +29,7 @@ const OfferList = listOf(CreditOfferSchema, 'CreditOfferList');
 const list = createRoute({
   method: 'get',
   path: '/credit-offers',
+  operationId: 'listCreditOffers',
   tags,
   summary: "List the partner's credit offers, newest first",
   description: 'Filter by `customer_id` (404 when no such customer) and `status`.',
@@ -39,6 +40,7 @@ const list = createRoute({
 const show = createRoute({
   method: 'get',
   path: '/credit-offers/{credit_offer_id}',
+  operationId: 'getCreditOffer',
   tags,
   summary: 'Read a credit offer',
   request: { params: CreditOfferIdParam },
@@ -48,6 +50,7 @@ const show = createRoute({
 const ofCustomer = createRoute({
   method: 'get',
   path: '/customers/{customer_id}/credit-offers',
+  operationId: 'listCustomerCreditOffers',
   tags,
   summary: "List one customer's credit offers, newest first",
   request: {
@@ -62,10 +65,11 @@ const ofCustomer = createRoute({
 const simulate = createRoute({
   method: 'post',
   path: '/credit-offers/{credit_offer_id}/simulations',
+  operationId: 'createSimulation',
   tags,
   summary: 'Simulate a loan on an offer (synchronous); the latest simulation is the one to contract',
   description:
-    "Price table at the offer's monthly rate, IOF (0.38 % flat + daily rate per day up to 365 days), fees (MEI offers only), net amount and CET, dated by the partner clock (UTC date). 422 when the amount or the count is outside the offer (each in `errors[]`) or the offer is not available.",
+    "Price table at the offer's monthly rate, IOF (0.38 % flat + daily rate per day up to 365 days), fees (MEI offers only), net amount and CET, dated by the partner clock (its São Paulo date). 422 when the amount or the count is outside the offer (each in `errors[]`) or the offer is not available.",
   request: {
     params: CreditOfferIdParam,
     headers: IdempotencyHeader,

@@ -9,6 +9,7 @@ import { BiometricsSessionSchema, CustomerIdParam } from './schemas/customers.js
 const biometrics = createRoute({
   method: 'post',
   path: '/customers/{customer_id}/biometrics',
+  operationId: 'createBiometricsSession',
   tags: ['Customers'],
   summary: 'Start a hosted biometrics capture session',
   description:

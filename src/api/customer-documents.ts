@@ -12,10 +12,11 @@ const tags = ['Customers'];
 const upload = createRoute({
   method: 'post',
   path: '/customers/{customer_id}/documents',
+  operationId: 'uploadCustomerDocument',
   tags,
   summary: 'Upload a KYC document',
   description:
-    "`type` must be a document requirement in the customer's `kyc` array (422 otherwise). The file must be PDF, JPEG or PNG — read from its leading bytes, whatever its name or declared type — not empty (422) and at most 10 MiB (413). A refused upload stores nothing. The document is reviewed 5 s later (partner clock); the result arrives as `customer.kyc_updated`.",
+    "`type` must be a document requirement in the customer's `kyc` array (422 otherwise). The file must be PDF, JPEG or PNG — read from its leading bytes, whatever its name or declared type — not empty (422) and at most 10 MiB (422 `file_too_large`). A body that is not multipart/form-data answers 400 `unsupported_content_type` (the spec's status table has no 415 here). A refused upload stores nothing. The document is reviewed 5 s later (partner clock); the result arrives as `customer.kyc_updated`.",
   request: {
     headers: IdempotencyHeader,
     params: CustomerIdParam,
@@ -23,13 +24,14 @@ const upload = createRoute({
   },
   responses: {
     201: json(DocumentSchema, 'Stored and submitted; `Location` names the document'),
-    ...problemResponses(400, 404, 413, 422, ...COMMON_ERRORS),
+    ...problemResponses(400, 404, 422, ...COMMON_ERRORS),
   },
 });
 
 const show = createRoute({
   method: 'get',
   path: '/customers/{customer_id}/documents/{document_id}',
+  operationId: 'getCustomerDocument',
   tags,
   summary: 'Read an uploaded document (metadata and review status)',
   request: {

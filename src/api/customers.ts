@@ -25,6 +25,7 @@ const tags = ['Customers'];
 const create = createRoute({
   method: 'post',
   path: '/customers',
+  operationId: 'createCustomer',
   tags,
   summary: 'Register a customer (starts KYC)',
   description:
@@ -43,6 +44,7 @@ const create = createRoute({
 const list = createRoute({
   method: 'get',
   path: '/customers',
+  operationId: 'listCustomers',
   tags,
   summary: "List the partner's customers",
   description:
@@ -57,6 +59,7 @@ const list = createRoute({
 const show = createRoute({
   method: 'get',
   path: '/customers/{customer_id}',
+  operationId: 'getCustomer',
   tags,
   summary: 'Read a customer',
   request: { params: CustomerIdParam },
@@ -96,6 +99,7 @@ const refuseImmutableFields: MiddlewareHandler<AppEnv> = async (c, next) => {
 const update = createRoute({
   method: 'patch',
   path: '/customers/{customer_id}',
+  operationId: 'updateCustomer',
   tags,
   summary: "Update a customer's data (submits requested corrections)",
   description:

@@ -27,6 +27,7 @@ const tags = ['Loans'];
 const create = createRoute({
   method: 'post',
   path: '/loans',
+  operationId: 'createLoan',
   tags,
   summary: "Create a loan from an offer's latest simulation",
   description:
@@ -47,6 +48,7 @@ const create = createRoute({
 const list = createRoute({
   method: 'get',
   path: '/loans',
+  operationId: 'listLoans',
   tags,
   summary: "List the partner's loans, newest first",
   description: 'Filter by `customer_id` (404 when no such customer) and `status`.',
@@ -60,6 +62,7 @@ const list = createRoute({
 const show = createRoute({
   method: 'get',
   path: '/loans/{loan_id}',
+  operationId: 'getLoan',
   tags,
   summary: 'Read a loan',
   request: { params: LoanIdParam },
@@ -69,8 +72,9 @@ const show = createRoute({
 const transactions = createRoute({
   method: 'get',
   path: '/loans/{loan_id}/transactions',
+  operationId: 'listLoanTransactions',
   tags,
-  summary: "A loan's installments, by installment number (read-only)",
+  summary: "List a loan's installments by installment number (read-only)",
   description:
     "One `installment` transaction per installment from `active` on. `days_overdue` and `late_charges` are computed at the partner clock's current date.",
   request: { params: LoanIdParam, query: PageQuery },

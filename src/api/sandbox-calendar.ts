@@ -52,6 +52,7 @@ const CalendarSchema = z
 const list = createRoute({
   method: 'get',
   path: '/sandbox/calendar',
+  operationId: 'getSandboxCalendar',
   tags: ['Sandbox control'],
   summary: 'List the non-business days the sandbox uses for payable_until',
   description:

@@ -13,6 +13,7 @@ const path = '/sandbox/webhooks/endpoints/{webhook_endpoint_id}/chaos';
 const put = createRoute({
   method: 'put',
   path,
+  operationId: 'setSandboxWebhookChaos',
   tags,
   summary: "Make an endpoint's deliveries misbehave on purpose (duplicates, drops, delays, reordering)",
   description:
@@ -30,8 +31,9 @@ const put = createRoute({
 const get = createRoute({
   method: 'get',
   path,
+  operationId: 'getSandboxWebhookChaos',
   tags,
-  summary: "An endpoint's chaos settings",
+  summary: "Read an endpoint's chaos settings",
   request: { params: EndpointParams },
   responses: { 200: json(ChaosSchema, 'The chaos settings'), ...problemResponses(404, ...COMMON_ERRORS) },
 });
@@ -39,6 +41,7 @@ const get = createRoute({
 const del = createRoute({
   method: 'delete',
   path,
+  operationId: 'deleteSandboxWebhookChaos',
   tags,
   summary: 'Turn chaos off for an endpoint (deliveries already delayed keep their time)',
   request: { params: EndpointParams },

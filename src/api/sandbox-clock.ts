@@ -10,6 +10,7 @@ const tags = ['Sandbox control'];
 const show = createRoute({
   method: 'get',
   path: '/sandbox/clock',
+  operationId: 'getSandboxClock',
   tags,
   summary: "Read the partner's clock",
   responses: { 200: json(ClockSchema, 'The clock'), ...problemResponses(...COMMON_ERRORS) },
@@ -18,6 +19,7 @@ const show = createRoute({
 const advance = createRoute({
   method: 'post',
   path: '/sandbox/clock/advance',
+  operationId: 'advanceSandboxClock',
   tags,
   summary: 'Move the partner clock forward by a duration or to a date-time',
   description:
@@ -32,6 +34,7 @@ const advance = createRoute({
 const freeze = createRoute({
   method: 'post',
   path: '/sandbox/clock/freeze',
+  operationId: 'freezeSandboxClock',
   tags,
   summary: 'Stop the partner clock at its current reading',
   responses: { 200: json(ClockSchema, 'The clock'), ...problemResponses(...COMMON_ERRORS) },
@@ -40,6 +43,7 @@ const freeze = createRoute({
 const resume = createRoute({
   method: 'post',
   path: '/sandbox/clock/resume',
+  operationId: 'resumeSandboxClock',
   tags,
   summary: 'Let the partner clock run again from its current reading',
   responses: { 200: json(ClockSchema, 'The clock'), ...problemResponses(...COMMON_ERRORS) },

@@ -18,6 +18,7 @@ const tags = ['Sandbox control'];
 const generate = createRoute({
   method: 'post',
   path: '/sandbox/customers/{customer_id}/credit-offers',
+  operationId: 'createSandboxCreditOffer',
   tags,
   summary: 'Generate a fresh credit offer for an active customer now',
   description:
@@ -35,6 +36,7 @@ const generate = createRoute({
 const expire = createRoute({
   method: 'post',
   path: '/sandbox/credit-offers/{credit_offer_id}/expire',
+  operationId: 'expireSandboxCreditOffer',
   tags,
   summary: 'Expire an available offer now (as if valid_until passed)',
   description: 'Emits `credit_offer.expired` with the full offer; a fresh offer follows one day later.',
@@ -45,10 +47,11 @@ const expire = createRoute({
   },
 });
 
-function loanAction(path: string, summary: string, description: string) {
+function loanAction(path: string, operationId: string, summary: string, description: string) {
   return createRoute({
     method: 'post',
     path: `/sandbox/loans/{loan_id}/${path}`,
+    operationId,
     tags,
     summary,
     description,
@@ -62,16 +65,19 @@ function loanAction(path: string, summary: string, description: string) {
 
 const sign = loanAction(
   'sign',
-  'All signatories sign the contract',
+  'signSandboxLoan',
+  'Sign the contract (all signatories)',
   'awaiting_signatures -> signed (`loan.signed`); disbursement starts 2 s later.',
 );
 const decline = loanAction(
   'decline',
-  'The customer refuses to sign',
+  'declineSandboxLoan',
+  'Decline the contract (the customer refuses to sign)',
   'awaiting_signatures -> cancelled (`loan.cancelled` with `reason: signature_declined`).',
 );
 const cancel = loanAction(
   'cancel',
+  'cancelSandboxLoan',
   'Cancel the loan before it is active',
   'Any state before active -> cancelled (`loan.cancelled` with `reason: cancelled`).',
 );
@@ -79,6 +85,7 @@ const cancel = loanAction(
 const fail = createRoute({
   method: 'post',
   path: '/sandbox/loans/{loan_id}/fail',
+  operationId: 'failSandboxLoan',
   tags,
   summary: 'Make contract generation or disbursement fail',
   description:
@@ -96,8 +103,9 @@ const fail = createRoute({
 const pay = createRoute({
   method: 'post',
   path: '/sandbox/loans/{loan_id}/payments',
+  operationId: 'createSandboxPayment',
   tags,
-  summary: 'A payment of one installment arrives',
+  summary: 'Record a payment of one installment',
   description:
     "Pays `installment_number` (default: the oldest open one) on the partner clock's date: late charges first, then amount_due; at most `amount_outstanding`. Emits `loan.payment_received`, and `loan.finished` after the last open installment.",
   request: {

@@ -15,8 +15,9 @@ const tags = ['Sandbox control'];
 const list = createRoute({
   method: 'get',
   path: '/sandbox/deliveries',
+  operationId: 'listSandboxDeliveries',
   tags,
-  summary: 'Webhook delivery log, newest first, each delivery with its attempts',
+  summary: 'List webhook deliveries, newest first, each with its attempts',
   description:
     'One delivery per event and endpoint. `status`: pending (an attempt is scheduled at `next_attempt_at`), queued (due, waiting for a sending slot: an endpoint sends one delivery at a time in event order, a partner holds at most 16 slots), sending (in flight), succeeded, failed (retries used up, or 410 Gone), skipped (endpoint disabled when the attempt fell due), cancelled (endpoint deleted).',
   request: { query: PageQuery.extend(DeliveryQuery.shape) },
@@ -29,8 +30,9 @@ const list = createRoute({
 const show = createRoute({
   method: 'get',
   path: '/sandbox/deliveries/{delivery_id}',
+  operationId: 'getSandboxDelivery',
   tags,
-  summary: 'One delivery with every attempt: status code, the first 4 KB of the answer, timing',
+  summary: 'Read one delivery with every attempt: status code, the first 4 KB of the answer, timing',
   request: { params: z.object({ delivery_id: z.string() }) },
   responses: { 200: json(DeliverySchema, 'The delivery'), ...problemResponses(404, ...COMMON_ERRORS) },
 });
@@ -38,6 +40,7 @@ const show = createRoute({
 const resend = createRoute({
   method: 'post',
   path: '/sandbox/events/{event_id}/redeliver',
+  operationId: 'redeliverSandboxEvent',
   tags,
   summary: 'Send a logged event again, now',
   description:

@@ -10,8 +10,9 @@ import { EventPattern, EventSchema } from './schemas/events.js';
 const list = createRoute({
   method: 'get',
   path: '/sandbox/events',
+  operationId: 'listSandboxEvents',
   tags: ['Sandbox control'],
-  summary: "The partner's event log, newest first",
+  summary: "List the partner's event log, newest first",
   description: 'Filter with `type`: `*`, `<resource>.*` (e.g. `loan.*`) or an exact event name.',
   request: {
     query: PageQuery.extend({
@@ -27,8 +28,9 @@ const list = createRoute({
 const show = createRoute({
   method: 'get',
   path: '/sandbox/events/{event_id}',
+  operationId: 'getSandboxEvent',
   tags: ['Sandbox control'],
-  summary: 'One event of the log',
+  summary: 'Read one event of the log',
   request: { params: z.object({ event_id: z.string() }) },
   responses: { 200: json(EventSchema, 'The event'), ...problemResponses(404, ...COMMON_ERRORS) },
 });

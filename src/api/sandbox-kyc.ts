@@ -16,6 +16,7 @@ const DEFAULT_CORRECTION = 'The reviewer asked for this field to be corrected (s
 const approve = createRoute({
   method: 'post',
   path: '/sandbox/customers/{customer_id}/kyc/approve',
+  operationId: 'approveSandboxKyc',
   tags,
   summary: 'Approve every submitted KYC item now',
   description:
@@ -27,6 +28,7 @@ const approve = createRoute({
 const reject = createRoute({
   method: 'post',
   path: '/sandbox/customers/{customer_id}/kyc/{type}/reject',
+  operationId: 'rejectSandboxKycItem',
   tags,
   summary: 'Reject a submitted or approved document (or the biometrics)',
   description:
@@ -44,6 +46,7 @@ const reject = createRoute({
 const requestCorrection = createRoute({
   method: 'post',
   path: '/sandbox/customers/{customer_id}/kyc/{type}/request-correction',
+  operationId: 'requestSandboxKycCorrection',
   tags,
   summary: 'Ask for a data field to be corrected',
   description:
@@ -61,6 +64,7 @@ const requestCorrection = createRoute({
 const completeBiometrics = createRoute({
   method: 'post',
   path: '/sandbox/customers/{customer_id}/biometrics/complete',
+  operationId: 'completeSandboxBiometrics',
   tags,
   summary: "Complete the customer's open biometrics session",
   description:

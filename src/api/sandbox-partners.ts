@@ -11,6 +11,7 @@ import { CreatePartnerBody, NewPartnerSchema, PartnerSchema } from './schemas/sa
 const create = createRoute({
   method: 'post',
   path: '/sandbox/partners',
+  operationId: 'createSandboxPartner',
   tags: ['Sandbox control'],
   summary: 'Create an isolated partner (workspace) and its first credential',
   description:
@@ -25,8 +26,9 @@ const create = createRoute({
 const list = createRoute({
   method: 'get',
   path: '/sandbox/partners',
+  operationId: 'listSandboxPartners',
   tags: ['Sandbox control'],
-  summary: 'The partners this partner created, newest first',
+  summary: 'List the partners this partner created, newest first',
   description:
     "Only partners created with this partner's token (`POST /sandbox/partners`) are listed, never their secrets: isolation holds, and a CI runner can find the workspaces it made.",
   request: { query: PageQuery },

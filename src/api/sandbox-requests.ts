@@ -11,8 +11,9 @@ const tags = ['Sandbox control'];
 const list = createRoute({
   method: 'get',
   path: '/sandbox/requests',
+  operationId: 'listSandboxRequests',
   tags,
-  summary: "The request inspector: the partner's recent API requests, newest first",
+  summary: "List the partner's recent API requests (request inspector), newest first",
   description:
     'Each authenticated request with its status, duration, idempotency key and replay flag, request and response bodies (secrets redacted). Kept per partner in a ring (`--request-log-size`, default 1000). Filters: `status` (`404` or `4xx`), `method`, `path` prefix. A problem answer names its request in `instance` after `#`.',
   request: { query: PageQuery.extend(RequestLogQuery.shape) },
@@ -25,8 +26,9 @@ const list = createRoute({
 const show = createRoute({
   method: 'get',
   path: '/sandbox/requests/{request_id}',
+  operationId: 'getSandboxRequest',
   tags,
-  summary: 'One request of the inspector, by its Request-Id',
+  summary: 'Read one request of the inspector by its Request-Id',
   request: { params: z.object({ request_id: z.string() }) },
   responses: {
     200: json(RequestLogEntrySchema, 'The request'),

@@ -7,6 +7,7 @@ import { ClockSchema } from './schemas/sandbox.js';
 const reset = createRoute({
   method: 'post',
   path: '/sandbox/reset',
+  operationId: 'resetSandbox',
   tags: ['Sandbox control'],
   summary: "Wipe this partner's data and start its clock over",
   description:

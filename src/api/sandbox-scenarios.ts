@@ -21,8 +21,9 @@ const tags = ['Sandbox control'];
 const list = createRoute({
   method: 'get',
   path: '/sandbox/scenarios',
+  operationId: 'listSandboxScenarios',
   tags,
-  summary: 'The scenarios this sandbox can run, with their params',
+  summary: 'List the scenarios this sandbox can run, with their params',
   description:
     'Scenario files are YAML (shipped in `scenarios/`, plus any directory given with `--scenarios`). See docs/scenarios.md for the format.',
   responses: {
@@ -34,6 +35,7 @@ const list = createRoute({
 const run = createRoute({
   method: 'post',
   path: '/sandbox/scenarios/{name}/runs',
+  operationId: 'runSandboxScenario',
   tags,
   summary: 'Run a scenario now, against the calling partner',
   description:

@@ -36,6 +36,7 @@ const tags = ['Webhook endpoints'];
 const create = createRoute({
   method: 'post',
   path: '/webhooks/endpoints',
+  operationId: 'createWebhookEndpoint',
   tags,
   summary: 'Create a webhook endpoint (the secret is shown only in this response)',
   request: {
@@ -51,6 +52,7 @@ const create = createRoute({
 const list = createRoute({
   method: 'get',
   path: '/webhooks/endpoints',
+  operationId: 'listWebhookEndpoints',
   tags,
   summary: "List the partner's webhook endpoints, newest first (no secrets)",
   request: { query: PageQuery },
@@ -63,6 +65,7 @@ const list = createRoute({
 const show = createRoute({
   method: 'get',
   path: '/webhooks/endpoints/{webhook_endpoint_id}',
+  operationId: 'getWebhookEndpoint',
   tags,
   summary: 'Read a webhook endpoint (no secret)',
   request: { params: EndpointParams },
@@ -72,6 +75,7 @@ const show = createRoute({
 const update = createRoute({
   method: 'patch',
   path: '/webhooks/endpoints/{webhook_endpoint_id}',
+  operationId: 'updateWebhookEndpoint',
   tags,
   summary: 'Update a webhook endpoint; only the submitted fields change',
   description:
@@ -89,6 +93,7 @@ const update = createRoute({
 const remove = createRoute({
   method: 'delete',
   path: '/webhooks/endpoints/{webhook_endpoint_id}',
+  operationId: 'deleteWebhookEndpoint',
   tags,
   summary: 'Delete a webhook endpoint; its pending retries are cancelled',
   request: { params: EndpointParams },
@@ -101,6 +106,7 @@ const remove = createRoute({
 const rotate = createRoute({
   method: 'post',
   path: '/webhooks/endpoints/{webhook_endpoint_id}/secret/rotate',
+  operationId: 'rotateWebhookEndpointSecret',
   tags,
   summary: 'Rotate the signing secret',
   description:

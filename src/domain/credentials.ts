@@ -64,24 +64,6 @@ export function issueCredential(
   return { row, secret };
 }
 
-/**
- * Credential management (create, revoke) needs a token whose own credential is still active:
- * otherwise whoever holds a leaked credential's token could mint a fresh credential before the
- * token expires, and revoking the leaked one would stop nothing. Other operations keep the
- * spec's rule (an earlier token works until it expires).
- */
-export function assertManagingCredentialActive(
-  credentials: { get(id: string): CredentialRecord | undefined },
-  clientId: string,
-): void {
-  const row = credentials.get(clientId);
-  if (row && row.status === 'active') return;
-  throw new ApiError(
-    'credential_revoked',
-    `This token was issued to credential ${clientId}, revoked${row?.revoked_at ? ` at ${row.revoked_at}` : ''}; it still reads data until it expires but cannot manage credentials. Use a token of an active credential.`,
-  );
-}
-
 /** Revokes a credential now; revoking a revoked one answers it unchanged (DELETE is idempotent). */
 export function revokeCredential(ctx: CoreContext, clientId: string): CredentialRecord {
   const row = ctx.store.partnerCredential(ctx.partnerId, clientId);

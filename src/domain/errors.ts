@@ -30,6 +30,16 @@ export const ERROR_CATALOG = {
     title: 'Invalid pagination cursor',
     help: '`starting_after` must be the id of an item of the same list (same filters). Pass the `id` of the last item of the previous page.',
   },
+  unsupported_content_type: {
+    status: 400,
+    title: 'Content-Type not accepted',
+    help: "The operation takes another body format: JSON bodies need `Content-Type: application/json`, document uploads `multipart/form-data`. (Operations of the spec's status table answer 400; others 415 `unsupported_media_type`.)",
+  },
+  body_too_large: {
+    status: 400,
+    title: 'Request body too large',
+    help: "The request body is over the 16 MiB the sandbox reads. (Operations of the spec's status table answer 400; others 413 `payload_too_large`.)",
+  },
   unsupported_grant_type: {
     status: 400,
     title: 'Unsupported grant type',
@@ -55,12 +65,6 @@ export const ERROR_CATALOG = {
     status: 401,
     title: 'Invalid client credentials',
     help: 'The HTTP Basic credentials are unknown, malformed or revoked. Check `client_id` and `client_secret`, or create a new credential.',
-  },
-  // 403: who is calling is known, but may not do this.
-  credential_revoked: {
-    status: 403,
-    title: 'Credential of this token revoked',
-    help: 'A token issued before its credential was revoked keeps working until it expires, except for credential management: creating or revoking credentials needs a token of a credential that is still `active`. Get a token with an active credential.',
   },
   // 404 / 405: nothing answers at that address.
   partner_signup_disabled: {
@@ -131,7 +135,7 @@ export const ERROR_CATALOG = {
     help: "The request body's content type is not accepted by this endpoint.",
   },
   file_too_large: {
-    status: 413,
+    status: 422,
     title: 'File too large',
     help: 'Uploaded KYC documents are limited to 10 MiB (10485760 bytes). Compress or resize the image, or send a smaller PDF.',
   },
@@ -170,6 +174,11 @@ export const ERROR_CATALOG = {
     status: 422,
     title: 'Unsupported file type',
     help: "Documents must be PDF, JPEG or PNG. The format is read from the file's leading bytes, not from its name or declared content type.",
+  },
+  request_too_large: {
+    status: 422,
+    title: 'Request too large',
+    help: 'This operation takes no body, and the one sent is over the 16 MiB the sandbox reads. Send the request without a body.',
   },
   empty_file: {
     status: 422,

@@ -8,6 +8,7 @@ export * from './cpf.js';
 export * from './due-dates.js';
 export * from './iof.js';
 export * from './late-charges.js';
+export * from './local-day.js';
 export * from './money.js';
 export * from './price-table.js';
 export * from './rate.js';

@@ -204,7 +204,7 @@ export interface SimulationRecord {
   number_of_installments: number;
   installments_value: string;
   first_due_date: string;
-  /** Partner-clock date (UTC) the simulation was made on. */
+  /** Partner-clock date (São Paulo) the simulation was made on. */
   simulation_date: string;
   created_at: string;
 }

@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { addInvalidRequestExamples } from '../../src/api/openapi/contract-examples.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import { startServer } from '../../src/server.js';
 
@@ -42,7 +43,11 @@ try {
   });
   const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
   const spec = join(work, 'openapi.json');
-  writeFileSync(spec, await (await fetch(`${server.url}/v3/openapi.json`)).text());
+  // The served document holds only examples that validate; the contract run adds its deliberately
+  // invalid requests (each answered 400) for Specmatic to send.
+  const served = (await (await fetch(`${server.url}/v3/openapi.json`)).json()) as Record<string, unknown>;
+  addInvalidRequestExamples(served, server.url);
+  writeFileSync(spec, JSON.stringify(served));
 
   const output = await new Promise<string>((resolve, reject) => {
     // Specmatic reads a real token from an environment variable named like the security scheme.

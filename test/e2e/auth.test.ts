@@ -168,55 +168,46 @@ describe('credentials', () => {
     expect(again.body).toMatchObject({ status: 'revoked', revoked_at: '2026-03-02T12:10:00.000Z' });
   });
 
-  it('refuses credential management with 403 to a token whose credential was revoked, while it still reads', async () => {
+  it("keeps a revoked credential's token valid for everything until it expires, credential management included", async () => {
     const sandbox = createTestSandbox();
-    const leaked = await sandbox.json<Record<string, string>>('POST', '/v3/auth/credentials', {
-      body: { name: 'leaked' },
+    const revoked = await sandbox.json<Record<string, string>>('POST', '/v3/auth/credentials', {
+      body: { name: 'revoked' },
     });
-    const leakedToken = await sandbox.token(leaked.body.client_id, leaked.body.client_secret);
+    const earlierToken = await sandbox.token(revoked.body.client_id, revoked.body.client_secret);
     const bystander = await sandbox.json<Record<string, string>>('POST', '/v3/auth/credentials', {
       body: { name: 'bystander' },
     });
-    // Before revocation the token manages credentials like any other.
-    const own = await sandbox.request('POST', '/v3/auth/credentials', {
-      body: { name: 'made-by-leaked' },
-      token: leakedToken,
-    });
-    expect(own.status).toBe(201);
-    expect((await sandbox.request('DELETE', `/v3/auth/credentials/${leaked.body.client_id}`)).status).toBe(
+    expect((await sandbox.request('DELETE', `/v3/auth/credentials/${revoked.body.client_id}`)).status).toBe(
       200,
     );
+    // No new token with it …
+    await expect(sandbox.token(revoked.body.client_id, revoked.body.client_secret)).rejects.toThrow(/401/);
 
-    const mint = await sandbox.json('POST', '/v3/auth/credentials', {
-      body: { name: 'attacker' },
+    // … but the token issued before works for every operation (spec: "tokens already issued stay
+    // valid until they expire"), creating and revoking credentials too.
+    const minted = await sandbox.json<Record<string, string>>('POST', '/v3/auth/credentials', {
+      body: { name: 'made-after-revocation' },
       headers: { 'Idempotency-Key': 'mint' },
-      token: leakedToken,
+      token: earlierToken,
     });
-    expect(mint.status).toBe(403);
-    expect(mint.body).toMatchObject({ code: 'credential_revoked', status: 403 });
-    expect(String(mint.body.detail)).toContain(leaked.body.client_id);
+    expect(minted.status).toBe(201);
+    expect(minted.body).toMatchObject({ name: 'made-after-revocation', status: 'active' });
+    expect(minted.body.client_secret).toMatch(/^svc_cs_test_/);
     const revokeOther = await sandbox.json('DELETE', `/v3/auth/credentials/${bystander.body.client_id}`, {
-      token: leakedToken,
+      token: earlierToken,
     });
-    expect(revokeOther.status).toBe(403);
-    expect(revokeOther.body).toMatchObject({ code: 'credential_revoked' });
+    expect(revokeOther.status).toBe(200);
+    expect(revokeOther.body).toMatchObject({ status: 'revoked' });
+    expect((await sandbox.request('GET', '/v3/customers', { token: earlierToken })).status).toBe(200);
 
-    // Reads keep the spec's rule: the earlier token works until it expires.
-    expect((await sandbox.request('GET', '/v3/auth/credentials', { token: leakedToken })).status).toBe(200);
-    expect((await sandbox.request('GET', '/v3/customers', { token: leakedToken })).status).toBe(200);
-    const list = await sandbox.json<{ data: { name: string; status: string }[] }>(
-      'GET',
-      '/v3/auth/credentials',
-    );
-    expect(list.body.data.map((c) => c.name)).not.toContain('attacker');
-    expect(list.body.data.find((c) => c.name === 'bystander')?.status).toBe('active');
-    // The 403 was not cached: the same key with an active token is processed.
-    const retried = await sandbox.request('POST', '/v3/auth/credentials', {
-      body: { name: 'legit' },
-      headers: { 'Idempotency-Key': 'mint' },
+    // Until exp: an hour of the partner clock later it answers 401.
+    await sandbox.json('POST', '/v3/sandbox/clock/advance', { body: { by: '1h' } });
+    const expired = await sandbox.json('POST', '/v3/auth/credentials', {
+      body: { name: 'too-late' },
+      token: earlierToken,
     });
-    expect(retried.status).toBe(201);
-    expect(retried.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(expired.status).toBe(401);
+    expect(expired.body).toMatchObject({ code: 'token_expired' });
   });
 
   it('answers 400 for a missing name and 404 for an unknown client_id', async () => {

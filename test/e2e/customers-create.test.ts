@@ -244,14 +244,16 @@ describe('POST /v3/customers', () => {
       }
     });
 
-    it('answers 415 for a body that is not JSON', async () => {
+    it('answers 400 (the spec has no 415 for this endpoint) for a body that is not JSON', async () => {
       const sandbox = createTestSandbox();
-      const res = await sandbox.json('POST', '/v3/customers', {
-        body: 'cpf=52998224725',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
-      expect(res.status).toBe(415);
-      expect(res.body).toMatchObject({ code: 'unsupported_media_type' });
+      for (const type of ['application/x-www-form-urlencoded', 'text/plain']) {
+        const res = await sandbox.json('POST', '/v3/customers', {
+          body: 'cpf=52998224725',
+          headers: { 'content-type': type },
+        });
+        expect(res.status, type).toBe(400);
+        expect(res.body).toMatchObject({ code: 'unsupported_content_type', param: 'Content-Type' });
+      }
     });
 
     it.each([

@@ -71,19 +71,25 @@ describe('Idempotency-Key', () => {
     expect(await credentialCount(sandbox)).toBe(2);
   });
 
-  it('does not cache a 400 from validation: the corrected retry with the same key is processed', async () => {
+  it('caches a 400 and replays it: the spec caches every processed POST, errors included', async () => {
     const sandbox = createTestSandbox();
-    const bad = await sandbox.request('POST', '/v3/auth/credentials', {
-      body: {},
-      headers: { 'Idempotency-Key': 'bad' },
+    const bad = await sandbox.request('POST', '/v3/customers', {
+      body: { cpf: 'x' },
+      headers: { 'Idempotency-Key': 'k-400' },
     });
+    const badBody = await bad.text();
     expect(bad.status).toBe(400);
-    const corrected = await create(sandbox, 'bad', 'now valid');
-    expect(corrected.status).toBe(201);
-    expect(corrected.headers.get('Idempotent-Replayed')).toBeNull();
-    const replay = await create(sandbox, 'bad', 'now valid');
-    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(await credentialCount(sandbox)).toBe(2);
+    expect(bad.headers.get('Idempotent-Replayed')).toBeNull();
+    const corrected = await sandbox.request('POST', '/v3/customers', {
+      body: { cpf: '529.982.247-25' },
+      headers: { 'Idempotency-Key': 'k-400' },
+    });
+    expect(corrected.status).toBe(400);
+    expect(corrected.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(corrected.headers.get('content-type')).toContain('application/problem+json');
+    expect(await corrected.text()).toBe(badBody);
+    const customers = await sandbox.json<{ data: unknown[] }>('GET', '/v3/customers');
+    expect(customers.body.data).toHaveLength(0);
 
     const malformed = await sandbox.request('POST', '/v3/auth/credentials', {
       body: '{"name":',
@@ -91,10 +97,37 @@ describe('Idempotency-Key', () => {
     });
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { code: string }).code).toBe('malformed_json');
-    expect((await create(sandbox, 'malformed', 'fixed')).status).toBe(201);
+    const fixed = await create(sandbox, 'malformed', 'fixed');
+    expect(fixed.status).toBe(400);
+    expect(fixed.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await credentialCount(sandbox)).toBe(1);
+    // A new key is processed.
+    expect((await create(sandbox, 'fresh', 'fixed')).status).toBe(201);
   });
 
-  it('processes a valid request that waited on a malformed one with the same key', async () => {
+  it('caches a body refused before validation (invalid UTF-8) like any other 400', async () => {
+    const sandbox = createTestSandbox();
+    const token = await sandbox.token();
+    const send = (body: Uint8Array | string) =>
+      sandbox.app.request('/v3/auth/credentials', {
+        method: 'POST',
+        body,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'utf8',
+        },
+      });
+    const bad = await send(
+      new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
+    );
+    expect(bad.status).toBe(400);
+    const again = await send('{"name":"ok"}');
+    expect(again.status).toBe(400);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+
+  it('lets a request that waited on a malformed one with the same key answer its cached 400', async () => {
     const sandbox = createTestSandbox();
     await sandbox.token();
     const [bad, good] = await Promise.all([
@@ -102,12 +135,12 @@ describe('Idempotency-Key', () => {
       create(sandbox, 'pair', 'valid'),
     ]);
     expect(bad.status).toBe(400);
-    expect(good.status).toBe(201);
-    expect(good.headers.get('Idempotent-Replayed')).toBeNull();
-    expect(await credentialCount(sandbox)).toBe(2);
+    expect(good.status).toBe(400);
+    expect(good.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await credentialCount(sandbox)).toBe(1);
   });
 
-  it('caches a 422 refused by a rule, and never a 401', async () => {
+  it('caches a 422 refused by a rule, and never a 401 or a 429', async () => {
     const sandbox = createTestSandbox();
     const refused = await sandbox.request('POST', '/v3/customers', {
       body: { cpf: '111.111.111-11' },
@@ -128,6 +161,18 @@ describe('Idempotency-Key', () => {
     });
     expect(unauthorized.status).toBe(401);
     const retried = await create(sandbox, 'auth', 'x');
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('Idempotent-Replayed')).toBeNull();
+  });
+
+  it('does not cache a 429: the retry after the limit refills is processed', async () => {
+    const sandbox = createTestSandbox({ rateLimit: 2 });
+    const token = await sandbox.token(); // counts: 1 left
+    await sandbox.request('GET', '/v3/sandbox/clock', { token });
+    const limited = await create(sandbox, 'limited', 'x', token);
+    expect(limited.status).toBe(429);
+    sandbox.realTime.tick(1000);
+    const retried = await create(sandbox, 'limited', 'x', token);
     expect(retried.status).toBe(201);
     expect(retried.headers.get('Idempotent-Replayed')).toBeNull();
   });

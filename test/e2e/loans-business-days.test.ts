@@ -66,7 +66,8 @@ describe('installments due on a banking holiday', () => {
     const sandbox = createTestSandbox();
     const loan = await activeHolidayLoan(sandbox);
     const tx = await firstInstallment(sandbox, loan.id);
-    await advanceClock(sandbox, { to: '2026-04-07T00:00:00.000Z' });
+    // 00:00 São Paulo time (UTC-3) of the day after payable_until.
+    await advanceClock(sandbox, { to: '2026-04-07T03:00:00.000Z' });
     const late = await firstInstallment(sandbox, loan.id);
     // 2026-04-03 -> 2026-04-07 is 4 days; fine 2 %, interest 1 % a month pro rata die for 4 days.
     const fine = new Decimal(tx.amount_due).mul('0.02').toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
@@ -79,7 +80,7 @@ describe('installments due on a banking holiday', () => {
         interest: interest.toFixed(2),
         total: fine.plus(interest).toFixed(2),
       },
-      updated_at: '2026-04-07T00:00:00.000Z',
+      updated_at: '2026-04-07T03:00:00.000Z',
     });
     await pay(sandbox, loan.id, late.amount_outstanding);
     expect(await firstInstallment(sandbox, loan.id)).toMatchObject({ status: 'paid', days_overdue: 0 });

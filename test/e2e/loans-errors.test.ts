@@ -370,7 +370,9 @@ describe('payments refusals and partial payments', () => {
       amount_outstanding: rest,
       paid_at: null,
     });
-    await advanceClock(sandbox, { to: `${loan.first_due_date}T23:59:59.000Z` });
+    // 23:59:59 São Paulo time on the due date (a business day: payable until then).
+    const lastSecond = new Date(Date.parse(`${loan.first_due_date}T23:59:59-03:00`)).toISOString();
+    await advanceClock(sandbox, { to: lastSecond });
     expect((await transactionsOf(sandbox, loan.id))[0]?.status).toBe('partially_paid');
     await advanceClock(sandbox, { by: '1s' });
     const [tx] = await transactionsOf(sandbox, loan.id);

@@ -223,17 +223,19 @@ describe('a loan from registration to finished', () => {
     for (let k = 0; k < 12; k += 1) {
       const due = DUE_DATES[k] as string;
       if (k + 1 === LATE) {
-        // Still pending on its due date, overdue from 00:00 the next day, counting whole days.
-        await advanceClock(sandbox, { to: `${due}T23:59:59.000Z` });
+        // Still pending at 23:59:59 São Paulo time on its due date, overdue from 00:00 São Paulo
+        // time the next day (03:00 UTC), counting whole days.
+        expect(due).toBe('2026-06-02');
+        await advanceClock(sandbox, { to: '2026-06-03T02:59:59.000Z' });
         expect((await transactionsOf(sandbox, loanId))[k]?.status).toBe('pending');
-        await advanceClock(sandbox, { to: '2026-06-03T00:00:00.000Z' });
+        await advanceClock(sandbox, { to: '2026-06-03T03:00:00.000Z' });
         expect((await transactionsOf(sandbox, loanId))[k]).toEqual({
           ...pending(k),
           status: 'overdue',
           days_overdue: 1,
           late_charges: expectedCharges('945.60', 1),
           amount_outstanding: new Decimal('945.60').plus(expectedCharges('945.60', 1).total).toFixed(2),
-          updated_at: '2026-06-03T00:00:00.000Z',
+          updated_at: '2026-06-03T03:00:00.000Z',
         });
         const paidAt = '2026-06-12T12:00:00.000Z';
         await advanceClock(sandbox, { to: paidAt });

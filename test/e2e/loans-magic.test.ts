@@ -80,19 +80,19 @@ describe('magic credit profiles', () => {
     expect(await transactionsOf(sandbox, loan.id)).toEqual([]);
   });
 
-  it('pays_on_time: signs by itself and pays every installment on its due date', async () => {
+  it('pays_on_time: signs by itself and pays every installment on its due date (noon São Paulo time)', async () => {
     const sandbox = createTestSandbox();
     const { loan } = await magicLoan(sandbox, MAGIC_CPF.paysOnTime);
     await advanceClock(sandbox, { by: '16s' });
     const active = await getLoan(sandbox, loan.id);
     expect(active.status).toBe('active');
     const [first] = await transactionsOf(sandbox, loan.id);
-    await advanceClock(sandbox, { to: `${first?.due_date}T11:59:59.000Z` });
+    await advanceClock(sandbox, { to: `${first?.due_date}T14:59:59.000Z` });
     expect((await transactionsOf(sandbox, loan.id))[0]?.status).toBe('pending');
-    await advanceClock(sandbox, { to: `${first?.due_date}T12:00:00.000Z` });
+    await advanceClock(sandbox, { to: `${first?.due_date}T15:00:00.000Z` });
     expect((await transactionsOf(sandbox, loan.id))[0]).toMatchObject({
       status: 'paid',
-      paid_at: `${first?.due_date}T12:00:00.000Z`,
+      paid_at: `${first?.due_date}T15:00:00.000Z`,
       amount_paid: loan.installments_value,
     });
     await advanceClock(sandbox, { by: '800d' });
@@ -104,7 +104,7 @@ describe('magic credit profiles', () => {
         days_overdue: 0,
         amount_paid: tx.amount_due,
         late_charges: { fine: '0.00', interest: '0.00', total: '0.00' },
-        paid_at: `${tx.due_date}T12:00:00.000Z`,
+        paid_at: `${tx.due_date}T15:00:00.000Z`,
       });
     }
     expect((await getLoan(sandbox, loan.id)).status).toBe('finished');
@@ -121,7 +121,7 @@ describe('magic credit profiles', () => {
     expect(all).toHaveLength(loan.installments);
     for (const tx of all) {
       const late = charges(tx.amount_due, 10);
-      const day = new Date(Date.parse(`${tx.due_date}T12:00:00.000Z`) + 10 * 86_400_000).toISOString();
+      const day = new Date(Date.parse(`${tx.due_date}T15:00:00.000Z`) + 10 * 86_400_000).toISOString();
       expect(tx).toMatchObject({
         status: 'paid',
         late_charges: late,

@@ -37,7 +37,8 @@ function expectUnpaid(tx: TransactionBody, today: string, activatedAt: string): 
   expect(payableUntil >= tx.due_date).toBe(true);
   expect(daysBetween(tx.due_date, payableUntil)).toBeLessThanOrEqual(4);
   expect([0, 6]).not.toContain(new Date(`${payableUntil}T00:00:00.000Z`).getUTCDay());
-  const overdueFrom = new Date(Date.parse(`${payableUntil}T00:00:00.000Z`) + DAY).toISOString();
+  // 00:00 São Paulo time (03:00 UTC) the day after payable_until.
+  const overdueFrom = new Date(Date.parse(`${payableUntil}T03:00:00.000Z`) + DAY).toISOString();
   if (today > payableUntil) {
     const days = daysBetween(tx.due_date, today);
     const charges = expectedCharges(tx.amount_due, days);
@@ -48,7 +49,7 @@ function expectUnpaid(tx: TransactionBody, today: string, activatedAt: string): 
       amount_paid: '0.00',
       amount_outstanding: new Decimal(tx.amount_due).plus(charges.total).toFixed(2),
       paid_at: null,
-      // Moved by the job at 00:00 UTC the day after payable_until; charges count from due_date.
+      // Moved by the job at 00:00 São Paulo time the day after payable_until; charges count from due_date.
       updated_at: overdueFrom,
     });
   } else {

@@ -116,19 +116,19 @@ describe('hosted signing page', () => {
 });
 
 describe('signature window', () => {
-  it('cancels a loan still awaiting its signature at 00:00 UTC of its first due date', async () => {
+  it('cancels a loan still awaiting its signature at 00:00 São Paulo time of its first due date', async () => {
     const sandbox = createTestSandbox();
     const { loan } = await awaitingLoan(sandbox);
     const awaiting = await getLoan(sandbox, loan.id);
     expect(awaiting.status).toBe('awaiting_signatures');
-    // One second before midnight of the first due date it still waits.
-    const deadline = Date.parse(`${awaiting.first_due_date}T00:00:00.000Z`);
+    // One second before midnight (São Paulo, UTC-3) of the first due date it still waits.
+    const deadline = Date.parse(`${awaiting.first_due_date}T03:00:00.000Z`);
     await advanceClock(sandbox, { to: new Date(deadline - 1000).toISOString() });
     expect((await getLoan(sandbox, loan.id)).status).toBe('awaiting_signatures');
     await advanceClock(sandbox, { by: '1s' });
     const cancelled = await getLoan(sandbox, loan.id);
     expect(cancelled.status).toBe('cancelled');
-    expect(cancelled.cancelled_at).toBe(`${awaiting.first_due_date}T00:00:00.000Z`);
+    expect(cancelled.cancelled_at).toBe(`${awaiting.first_due_date}T03:00:00.000Z`);
     const events = await eventsOf(sandbox, 'loan.cancelled');
     expect(events).toHaveLength(1);
     expect(events[0]?.data).toMatchObject({ id: loan.id, status: 'cancelled', reason: 'signature_expired' });
@@ -142,7 +142,7 @@ describe('signature window', () => {
     const { loan } = await awaitingLoan(sandbox);
     expect((await sandbox.json('POST', `/v3/sandbox/loans/${loan.id}/sign`)).status).toBe(200);
     const signed = await getLoan(sandbox, loan.id);
-    await advanceClock(sandbox, { to: `${signed.first_due_date}T00:00:00.000Z` });
+    await advanceClock(sandbox, { to: `${signed.first_due_date}T03:00:00.000Z` });
     expect((await getLoan(sandbox, loan.id)).status).toBe('active');
     expect(await eventsOf(sandbox, 'loan.cancelled')).toHaveLength(0);
   });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
 import { type Snapshot, Store } from '../../src/store/store.js';
+import { sampleEventData } from '../support/event-samples.js';
 import type { TestSandbox } from '../support/sandbox.js';
 import { newPartnerToken } from '../support/sandbox.js';
 import { type Receiver, type Responder, startReceiver, verify } from '../support/webhook-receiver.js';
@@ -55,8 +56,9 @@ describe('delivery', () => {
     expect(JSON.parse(request?.body ?? '')).toEqual({
       type: 'customer.created',
       timestamp: iso(0),
-      data: { id: 'cust_1', status: 'pending_kyc' },
+      data: event.data,
     });
+    expect(event.data).toMatchObject({ id: 'cust_1', status: 'pending_kyc' });
     expect(Object.keys(JSON.parse(request?.body ?? ''))).toEqual(['type', 'timestamp', 'data']);
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.headers['webhook-id']).toBe(event.id);
@@ -417,7 +419,7 @@ describe('a slow receiver', () => {
     await createEndpoint(sb, { url: rx.url });
     // A timed job emits the event inside the advance, as lifecycle modules do.
     sb.deps.engine.handle('test.emit', (ctx) => {
-      ctx.emit('loan.disbursing', { id: 'ln_1' });
+      ctx.emit('loan.disbursing', { ...sampleEventData('loan.disbursing'), id: 'ln_1' });
     });
     sb.deps.engine.context(DEFAULT_PARTNER_ID).schedule('test.emit', {}, T0 + S);
 

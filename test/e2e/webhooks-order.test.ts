@@ -5,6 +5,7 @@ import { matchesAny } from '../../src/engine/event-types.js';
 import type { OutgoingWebhook, ReceiverAnswer } from '../../src/webhooks/sender.js';
 import { MAGIC_CPF, TIER_CPF } from '../support/credit.js';
 import { CPF, submitAllKyc } from '../support/customers.js';
+import { sampleEventData } from '../support/event-samples.js';
 import { createTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 const CPFS = [
@@ -162,9 +163,11 @@ describe('webhook order after a failure', () => {
       });
       const engine = sandbox.deps.engine;
       const first = engine.emit(DEFAULT_PARTNER_ID, engine.clock(DEFAULT_PARTNER_ID), 'loan.created', {
+        ...sampleEventData('loan.created'),
         id: 'ln_1',
       });
       const second = engine.emit(DEFAULT_PARTNER_ID, engine.clock(DEFAULT_PARTNER_ID), 'loan.cancelled', {
+        ...sampleEventData('loan.cancelled'),
         id: 'ln_1',
       });
       await sandbox.deps.webhooks.idle();

@@ -16,6 +16,7 @@ import { Store } from '../../src/store/store.js';
 import type { WebhookSender } from '../../src/webhooks/sender.js';
 import { type PartnerClient, partnerClient } from './partner-client.js';
 import { seededRandom } from './seeded-random.js';
+import { checkWebhookBody } from './webhook-schema.js';
 
 export { basic, type JsonResult, type RequestOptions } from './partner-client.js';
 
@@ -66,7 +67,7 @@ export function createTestSandbox(
       ...config,
     },
     log: { info: () => {}, error: (message, error) => console.error(message, error) },
-    ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
+    ...(options.webhookSender ? { webhookSender: validatingSender(options.webhookSender) } : {}),
     // Varied random choices (chaos) although randomBytes above is constant: a fixed seed.
     random: options.random ?? seededRandom(20261123),
   });
@@ -90,5 +91,13 @@ export async function newPartnerToken(sandbox: TestSandbox): Promise<{ id: strin
   return {
     id: created.body.id,
     token: await sandbox.token(created.body.client_id, created.body.client_secret),
+  };
+}
+
+/** An in-process receiver whose bodies are validated like the shared receiver's. */
+function validatingSender(send: WebhookSender): WebhookSender {
+  return (webhook) => {
+    checkWebhookBody(webhook.body);
+    return send(webhook);
   };
 }

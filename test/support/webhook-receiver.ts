@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
+import { checkWebhookBody } from './webhook-schema.js';
 
 /** One request the receiver got. */
 export interface ReceivedWebhook {
@@ -25,7 +26,10 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** A real HTTP receiver on 127.0.0.1 (port 0) that records every request and answers as told. */
+/**
+ * A real HTTP receiver on 127.0.0.1 (port 0) that records every request and answers as told. Each
+ * body is validated against the document's `webhooks` schema (a mismatch fails the test).
+ */
 export async function startReceiver(respond: Responder = () => ({ status: 200 })): Promise<Receiver> {
   const received: ReceivedWebhook[] = [];
   const receiver: Receiver = { url: '', received, respond, close: async () => {} };
@@ -34,6 +38,7 @@ export async function startReceiver(respond: Responder = () => ({ status: 200 })
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const request = { headers: flatHeaders(req.headers), body: Buffer.concat(chunks).toString('utf8') };
+      checkWebhookBody(request.body);
       const reply = receiver.respond(request, received.length);
       received.push(request);
       const answer = () => {

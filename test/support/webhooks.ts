@@ -4,6 +4,7 @@ import type { EventType } from '../../src/engine/event-types.js';
 import type { AppConfig } from '../../src/http/deps.js';
 import type { EventRecord, JsonObject } from '../../src/store/records.js';
 import type { Store } from '../../src/store/store.js';
+import { sampleEventData } from './event-samples.js';
 import { createTestSandbox, type TestSandbox } from './sandbox.js';
 
 /**
@@ -21,11 +22,12 @@ export function webhookSandbox(config: Partial<AppConfig> = {}, store?: Store): 
 export function emitEvent(
   sandbox: TestSandbox,
   type: EventType,
-  data: JsonObject = { id: 'cust_test' },
+  data: JsonObject = {},
   partnerId = DEFAULT_PARTNER_ID,
 ): EventRecord {
   const engine = sandbox.deps.engine;
-  return engine.emit(partnerId, engine.clock(partnerId), type, data);
+  // A realistic body for the type (deliveries are validated against the OpenAPI document).
+  return engine.emit(partnerId, engine.clock(partnerId), type, { ...sampleEventData(type), ...data });
 }
 
 export interface EndpointBody {

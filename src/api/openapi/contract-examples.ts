@@ -13,10 +13,25 @@ const CASES: ContractCase[] = [...PARTNER_CASES, ...SANDBOX_CASES];
 
 type Json = Record<string, unknown>;
 
+/**
+ * A case whose request is itself invalid (a 400 the contract run provokes on purpose). Its request
+ * example does not validate against the request schema, so the served document leaves it out
+ * (every example there validates); the contract run adds it back with `addInvalidRequestExamples`.
+ */
+function isInvalidRequest(test: ContractCase): boolean {
+  return test.status === 400;
+}
+
 /** Adds the named examples to the (already relative) paths of the document. */
-export function contractExamples(paths: Record<string, Json>, components: Json, publicUrl: string): number {
+export function contractExamples(
+  paths: Record<string, Json>,
+  components: Json,
+  publicUrl: string,
+  which: 'valid' | 'invalid' = 'valid',
+): number {
   let added = 0;
   for (const test of CASES) {
+    if (isInvalidRequest(test) !== (which === 'invalid')) continue;
     const operation = paths[test.path]?.[test.method] as Json | undefined;
     if (!operation)
       throw new Error(`contract example ${test.name}: no operation ${test.method} ${test.path}`);
@@ -47,6 +62,11 @@ export function contractExamples(paths: Record<string, Json>, components: Json, 
     added += 1;
   }
   return added;
+}
+
+/** The served document plus the contract run's deliberately invalid requests (Specmatic only). */
+export function addInvalidRequestExamples(doc: Json, publicUrl: string): number {
+  return contractExamples(doc.paths as Record<string, Json>, doc.components as Json, publicUrl, 'invalid');
 }
 
 function named(target: Json, name: string, value: unknown): void {

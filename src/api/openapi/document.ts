@@ -1,9 +1,16 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/env.js';
-import { CustomerCreatedData, CustomerKycUpdatedData, CustomerStatusData } from '../schemas/events.js';
+import {
+  CustomerCreatedData,
+  CustomerKycUpdatedData,
+  CustomerStatusData,
+  LoanCancelledData,
+  LoanPaymentReceivedData,
+} from '../schemas/events.js';
 import { contractExamples } from './contract-examples.js';
 import { exampleFor } from './field-examples.js';
 import { problemExample } from './problem-examples.js';
+import { declareServerBehaviour, RESPONSE_HEADERS } from './server-behaviour.js';
 import { webhooksSection } from './webhooks.js';
 
 /** API version the sandbox simulates (the spec's interface version). */
@@ -38,6 +45,8 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, publicUrl: string
     CustomerCreatedData,
     CustomerStatusData,
     CustomerKycUpdatedData,
+    LoanPaymentReceivedData,
+    LoanCancelledData,
   })) {
     if (!app.openAPIRegistry.definitions.some((d) => d.type === 'schema' && d.schema === schema)) {
       app.openAPIRegistry.register(name, schema);
@@ -72,13 +81,17 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, publicUrl: string
       flows: { clientCredentials: { tokenUrl: `${publicUrl}/v3/auth/token`, scopes: {} } },
     },
   };
+  components.headers = { ...(components.headers as Json | undefined), ...RESPONSE_HEADERS };
   doc.components = components;
   for (const schema of Object.values((components.schemas ?? {}) as Record<string, Json>))
     fillExamples(schema, '');
   for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
     for (const method of HTTP_METHODS) {
       const operation = item[method] as Json | undefined;
-      if (operation) decorateOperation(operation, path, publicUrl);
+      if (operation) {
+        declareServerBehaviour(operation, method, path);
+        decorateOperation(operation, path, publicUrl);
+      }
     }
   }
   contractExamples(doc.paths as Record<string, Json>, components, publicUrl);

@@ -12,6 +12,7 @@ const TYPICAL: Record<number, ErrorCode> = {
   422: 'invalid_cpf',
   429: 'rate_limited',
   500: 'internal_error',
+  503: 'instance_unavailable',
 };
 
 const DETAILS: Partial<Record<ErrorCode, { detail: string; param?: string }>> = {

@@ -2,6 +2,8 @@ import { ALL_EVENT_TYPES, type EventType } from '../../engine/event-types.js';
 
 /** The component schema each event type's `data` follows. */
 function dataSchemaOf(type: EventType): string {
+  if (type === 'loan.payment_received') return 'LoanPaymentReceivedData';
+  if (type === 'loan.cancelled') return 'LoanCancelledData';
   if (type.startsWith('loan.')) return 'Loan';
   if (type.startsWith('credit_offer.')) return 'CreditOffer';
   if (type === 'customer.created') return 'CustomerCreatedData';
@@ -24,15 +26,21 @@ const SIGNATURE_HEADERS = {
   },
 };
 
+/** `loan.payment_received` → `receiveLoanPaymentReceived` (see docs/openapi.md). */
+export function webhookOperationId(type: string): string {
+  const words = type.split(/[._]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1));
+  return `receive${words.join('')}`;
+}
+
 /** OpenAPI 3.1 `webhooks`: one entry per event type, its envelope and its `data` schema. */
 export function webhooksSection(): Record<string, unknown> {
   const entries: Record<string, unknown> = {};
   for (const type of ALL_EVENT_TYPES) {
     entries[type] = {
       post: {
-        operationId: `webhook_${type.replace('.', '_')}`,
+        operationId: webhookOperationId(type),
         tags: ['Webhook events'],
-        summary: `${type} (sent to your endpoint)`,
+        summary: `Receive ${type} at your webhook endpoint`,
         description: `Delivered to every active webhook endpoint whose \`events\` match \`${type}\`, signed with the endpoint's secret (Standard Webhooks). Answer 2xx within the timeout; other answers are retried. See /docs/webhooks.`,
         parameters: Object.entries(SIGNATURE_HEADERS).map(([name, { example, description }]) => ({
           name,
@@ -47,10 +55,11 @@ export function webhooksSection(): Record<string, unknown> {
           content: {
             'application/json': {
               schema: {
+                // Exactly the delivered body: the event id travels in the `webhook-id` header.
                 type: 'object',
-                required: ['id', 'type', 'timestamp', 'data'],
+                required: ['type', 'timestamp', 'data'],
+                additionalProperties: false,
                 properties: {
-                  id: { type: 'string', example: 'evt_3f2a0c1d9b8e4f6a7c5d2e1b0a9f8e7d' },
                   type: { type: 'string', const: type, example: type },
                   timestamp: { type: 'string', format: 'date-time', example: '2026-03-02T12:00:00.000Z' },
                   data: { $ref: `#/components/schemas/${dataSchemaOf(type)}` },

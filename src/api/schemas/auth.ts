@@ -17,7 +17,7 @@ export const TokenRequestSchema = z
 export const CredentialSchema = z
   .object({
     client_id: z.string(),
-    name: z.string(),
+    name: z.string().openapi({ example: 'ci-pipeline' }),
     status: z.enum(['active', 'revoked']),
     created_at: DateTime,
     revoked_at: DateTime.nullable(),
@@ -27,10 +27,11 @@ export const CredentialSchema = z
 export const NewCredentialSchema = z
   .object({
     client_id: z.string(),
-    client_secret: z
-      .string()
-      .openapi({ description: 'Shown only in this response', example: 'svc_cs_test_…' }),
-    name: z.string(),
+    client_secret: z.string().openapi({
+      description: 'Shown only in this response',
+      example: 'svc_cs_test_Jx8Qm2Lr5Tz0Wv7Yb3Nc6Hd9Kf4Gs1Pa',
+    }),
+    name: z.string().openapi({ example: 'ci-pipeline' }),
     status: z.literal('active'),
     created_at: DateTime,
   })

@@ -37,6 +37,14 @@ const Phone = z
     'must be E.164: "+" then country code and number, 7 to 15 digits, e.g. +5511987654321',
   )
   .openapi({ example: '+5511987654321' });
+/** As answered: the address, or an empty string when never sent. */
+export const EmailOrEmpty = z
+  .union([z.email().max(254), z.literal('')])
+  .openapi({ example: 'maria.silva@example.com', description: 'Empty string when never sent' });
+/** As answered: an E.164 number, or an empty string when never sent. */
+export const PhoneOrEmpty = z
+  .union([z.string().regex(/^\+[1-9]\d{6,14}$/), z.literal('')])
+  .openapi({ example: '+5511987654321', description: 'E.164; empty string when never sent' });
 const TradingName = z.string().trim().min(1).max(200).openapi({ example: 'Maria Doces' });
 const ExternalId = z.string().min(1).max(255).openapi({ example: 'user-4711' });
 
@@ -70,7 +78,7 @@ export const KycItemSchema = z
   .object({
     kind: z.enum(['document', 'data']),
     type: z.string().openapi({ example: 'identity_card_front' }),
-    description: z.string(),
+    description: z.string().openapi({ example: 'Identity card (front)' }),
     status: z.enum(KYC_STATUSES),
     message: z.string().nullable(),
     uploaded_at: DateTime.nullable(),
@@ -87,8 +95,8 @@ export const CustomerSchema = z
     cpf: z.string().openapi({ example: '12345678909' }),
     cnpj: z.string().nullable(),
     name: z.string().openapi({ description: 'Empty string when never sent' }),
-    email: z.string().openapi({ description: 'Empty string when never sent' }),
-    phone: z.string().openapi({ description: 'Empty string when never sent' }),
+    email: EmailOrEmpty,
+    phone: PhoneOrEmpty,
     trading_name: z.string().nullable(),
     external_id: z.string().nullable(),
     kyc: z.array(KycItemSchema),
@@ -156,7 +164,10 @@ export const UploadDocumentBody = z
 
 export const BiometricsSessionSchema = z
   .object({
-    session_url: z.string().url().openapi({ example: 'http://localhost:8080/hosted/biometrics/…' }),
+    session_url: z
+      .string()
+      .url()
+      .openapi({ example: 'http://localhost:8080/hosted/biometrics/bio_3f2a0c1d9b8e4f6a7c5d2e1b0a9f8e7d' }),
     expires_at: DateTime,
   })
   .openapi('BiometricsSession');

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { ALL_EVENT_PATTERNS } from '../../engine/event-types.js';
 import { DateTime } from './common.js';
-import { KycItemSchema } from './customers.js';
+import { EmailOrEmpty, KycItemSchema, PhoneOrEmpty } from './customers.js';
+import { LoanSchema } from './loans.js';
 
 export const EventSchema = z
   .object({
@@ -22,10 +23,8 @@ export const CustomerCreatedData = z
     cpf: z.string().openapi({ example: '52998224725' }),
     cnpj: z.string().nullable().openapi({ example: null }),
     name: z.string().openapi({ example: 'Maria da Silva', description: 'Empty string when never sent' }),
-    email: z
-      .string()
-      .openapi({ example: 'maria.silva@example.com', description: 'Empty string when never sent' }),
-    phone: z.string().openapi({ example: '+5511987654321', description: 'Empty string when never sent' }),
+    email: EmailOrEmpty,
+    phone: PhoneOrEmpty,
     trading_name: z.string().nullable().openapi({ example: null }),
     external_id: z.string().nullable().openapi({ example: 'crm-000123' }),
   })
@@ -49,3 +48,31 @@ export const CustomerKycUpdatedData = z
     kyc: z.array(KycItemSchema),
   })
   .openapi('CustomerKycUpdatedData');
+
+/** `data` of `loan.payment_received`: the loan after the payment, and what the payment did. */
+export const LoanPaymentReceivedData = LoanSchema.extend({
+  transaction_id: z.string().openapi({ example: 'tx_3f2a0c1d9b8e4f6a7c5d2e1b0a9f8e7d' }),
+  installment_number: z.number().int().min(1).openapi({ example: 1 }),
+  amount_paid: z
+    .string()
+    .regex(/^\d+\.\d{2}$/)
+    .openapi({ example: '945.60', description: 'This payment' }),
+  payment_date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .openapi({ example: '2026-04-01', description: 'São Paulo date of the payment' }),
+  applied_to_late_charges: z
+    .string()
+    .regex(/^\d+\.\d{2}$/)
+    .openapi({ example: '0.00' }),
+  applied_to_installment: z
+    .string()
+    .regex(/^\d+\.\d{2}$/)
+    .openapi({ example: '945.60' }),
+  installment_status: z.enum(['pending', 'partially_paid', 'paid', 'overdue']).openapi({ example: 'paid' }),
+}).openapi('LoanPaymentReceivedData');
+
+/** `data` of `loan.cancelled`: the loan and why it was cancelled. */
+export const LoanCancelledData = LoanSchema.extend({
+  reason: z.enum(['cancelled', 'signature_declined', 'signature_expired']).openapi({ example: 'cancelled' }),
+}).openapi('LoanCancelledData');

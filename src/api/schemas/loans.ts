@@ -47,7 +47,13 @@ export const LoanSchema = z
         disbursed_at: DateTime.nullable(),
       })
       .nullable(),
-    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    error: z
+      .object({
+        code: z.string().openapi({ example: 'disbursement_failed' }),
+        message: z.string().openapi({ example: 'The pix transfer was refused by the receiving bank.' }),
+      })
+      .nullable()
+      .openapi({ description: 'Set when the loan is in `error`: what failed; otherwise null' }),
     cancelled_at: DateTime.nullable(),
     created_at: DateTime,
     updated_at: DateTime,

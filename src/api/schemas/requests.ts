@@ -45,7 +45,7 @@ export const RequestLogEntrySchema = z
 export const RequestLogQuery = z.object({
   status: z
     .string()
-    .regex(/^([1-5]xx|[1-5][0-9]{2})$/i, 'an HTTP status (404) or a class (4xx)')
+    .regex(/^([1-5][xX][xX]|[1-5][0-9]{2})$/, 'an HTTP status (404) or a class (4xx)')
     .optional()
     .openapi({ param: { name: 'status', in: 'query' }, example: '4xx' }),
   method: z

@@ -1,5 +1,5 @@
 import type { DomainContext } from '../../engine/context.js';
-import type { IsoDate } from '../../finance/index.js';
+import { type IsoDate, localDate, startOfLocalDayMs } from '../../finance/index.js';
 
 /**
  * A domain context plus the sandbox's public URL, which the loan views need for `signing_url`.
@@ -13,12 +13,15 @@ export function creditContext(ctx: DomainContext, publicUrl: string): CreditCont
   return { ...ctx, publicUrl };
 }
 
-/** The partner-clock date (UTC) of `now`: simulation dates, payment dates, overdue counting. */
+/**
+ * The partner-clock date of `now` in São Paulo (days are Brazilian days): simulation dates,
+ * payment dates, overdue counting, late charges, the calendar.
+ */
 export function clockDate(ctx: Pick<DomainContext, 'clock'>): IsoDate {
-  return ctx.clock.iso().slice(0, 10);
+  return localDate(ctx.clock.nowMs());
 }
 
-/** 00:00 UTC of a date, in epoch milliseconds (when date-based jobs fall due). */
+/** 00:00 São Paulo time of a date, in epoch milliseconds (when date-based jobs fall due). */
 export function startOfDayMs(date: IsoDate): number {
-  return Date.parse(`${date}T00:00:00.000Z`);
+  return startOfLocalDayMs(date);
 }

@@ -1,12 +1,11 @@
 import type { DomainContext } from '../../engine/context.js';
-import { FinanceDecimal, isMoneyString, toDecimal } from '../../finance/index.js';
+import { addLocalDays, FinanceDecimal, isMoneyString, toDecimal } from '../../finance/index.js';
 import type { CreditOfferRecord } from '../../store/records.js';
 import { ApiError, type FieldError } from '../errors.js';
 import { magicBehaviour } from '../magic-profiles.js';
 import { findCustomer } from './customers.js';
 import { type DueDateRule, type OfferTerms, offerTermsFor } from './offer-terms.js';
 import { generateOffer } from './offers.js';
-import { DAY_MS } from './timings.js';
 
 /** Terms a control call may set; the rest comes from the customer's tier. */
 export interface OfferOverrides {
@@ -62,7 +61,10 @@ export function generateCustomOffer(
     ctx,
     customer,
     terms,
-    overrides.valid_for_days === undefined ? ctx.timings.offerValidityMs : overrides.valid_for_days * DAY_MS,
+    // Validity in days counts São Paulo days (the same local time N days later).
+    overrides.valid_for_days === undefined
+      ? ctx.timings.offerValidityMs
+      : addLocalDays(ctx.clock.nowMs(), overrides.valid_for_days) - ctx.clock.nowMs(),
   );
 }
 

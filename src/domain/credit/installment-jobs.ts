@@ -5,11 +5,11 @@ import { type CreditContext, clockDate, startOfDayMs } from './credit-context.js
 import { installmentBalance, isOpen, markOverdue } from './installments.js';
 import { CREDIT_JOBS } from './jobs.js';
 import { recordPayment } from './payments.js';
-import { DAY_MS, MAGIC_PAYMENT_HOUR_UTC, PAYS_LATE_DAYS } from './timings.js';
+import { DAY_MS, MAGIC_PAYMENT_HOUR, PAYS_LATE_DAYS } from './timings.js';
 
 /**
  * Creates one `installment` transaction per installment of a loan being activated, schedules the
- * move to `overdue` the day after each one is payable until (00:00 UTC), and — for the magic payer profiles —
+ * move to `overdue` the day after each one is payable until (00:00 São Paulo time), and — for the magic payer profiles —
  * the customer's payments.
  */
 export function createInstallments(ctx: CreditContext, loan: LoanRecord): void {
@@ -52,7 +52,7 @@ export function createInstallments(ctx: CreditContext, loan: LoanRecord): void {
       ctx.schedule(
         CREDIT_JOBS.magicPayment,
         { transaction_id: tx.id },
-        startOfDayMs(payOn) + (MAGIC_PAYMENT_HOUR_UTC * DAY_MS) / 24,
+        startOfDayMs(payOn) + (MAGIC_PAYMENT_HOUR * DAY_MS) / 24,
       );
     }
   });

@@ -2,7 +2,7 @@ import type { LoanRecord } from '../../store/records.js';
 import { ApiError } from '../errors.js';
 import { magicBehaviour } from '../magic-profiles.js';
 import { ccbNumber, pixEndToEndId, signingToken } from './contract-ids.js';
-import type { CreditContext } from './credit-context.js';
+import { type CreditContext, startOfDayMs } from './credit-context.js';
 import { createInstallments } from './installment-jobs.js';
 import { CREDIT_JOBS } from './jobs.js';
 import { FAIL_STAGES, type FailStage } from './loan-states.js';
@@ -32,16 +32,12 @@ export function generateContract(ctx: CreditContext, loan: LoanRecord): LoanReco
 
 /**
  * contract_generated -> awaiting_signatures; magic profiles answer by themselves a moment later.
- * The signature is awaited until 00:00 UTC of the first due date: a loan disbursed later would
+ * The signature is awaited until 00:00 São Paulo time of the first due date: a loan disbursed later would
  * start with an installment already due (its schedule was fixed at simulation time).
  */
 export function requestSignature(ctx: CreditContext, loan: LoanRecord): LoanRecord {
   const row = transitionLoan(ctx, loan, 'request_signature');
-  ctx.schedule(
-    CREDIT_JOBS.signatureExpire,
-    { loan_id: loan.id },
-    Date.parse(`${loan.first_due_date}T00:00:00.000Z`),
-  );
+  ctx.schedule(CREDIT_JOBS.signatureExpire, { loan_id: loan.id }, startOfDayMs(loan.first_due_date));
   const decision = signatureDecision(ctx, loan);
   if (decision) {
     ctx.schedule(

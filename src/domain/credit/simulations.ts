@@ -78,7 +78,7 @@ function firstDueDate(ctx: DomainContext, offer: CreditOfferRecord, simulationDa
 }
 
 /**
- * Simulates a loan on an available offer, dated by the partner clock (UTC date), and makes it the
+ * Simulates a loan on an available offer, dated by the partner clock (São Paulo date), and makes it the
  * offer's latest simulation: the only one that can be contracted.
  */
 export function createSimulation(

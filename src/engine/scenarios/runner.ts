@@ -1,3 +1,4 @@
+import { startOfLocalDayMs } from '../../finance/local-day.js';
 import { clockDurationMs, formatDuration, realDurationMs } from './durations.js';
 import { type Expression, evaluate, show } from './expressions.js';
 import { coerceParam, RUNS_HINT, RUNS_PATH } from './load.js';
@@ -273,7 +274,8 @@ async function advanceStep(
   let body: { by: string } | { to: string };
   if (step.to !== undefined) {
     const text = interpolateText(step.to, scope);
-    const base = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00.000Z` : text);
+    // A bare date is a São Paulo day, like every date of the API: it starts at 00:00 local time.
+    const base = /^\d{4}-\d{2}-\d{2}$/.test(text) ? startOfLocalDayMs(text) : Date.parse(text);
     if (Number.isNaN(base)) throw new ScenarioError(`advance.to: "${text}" is not a date or date-time`);
     const plus =
       step.plus === undefined ? 0 : clockDuration(interpolateText(step.plus, scope), 'advance.plus');

@@ -36,15 +36,13 @@ interface InFlight {
 }
 
 /**
- * Statuses that say the request itself could not be read as an operation (malformed JSON, failed
- * validation, a body too large or of the wrong type) or that the caller may not run it (403, like
- * 401). They are not cached, so the corrected retry with the same key is processed; a 4xx refused
- * by a rule after validation (404, 409, 422) is.
+ * Spec rule 1: a POST carrying `Idempotency-Key` is processed and its response cached — errors
+ * included. Every answer the operation gave is cached (2xx, 400, 404, 409, 422 …); only 5xx is
+ * not (the sandbox failed, the retry deserves a new run). 401 and 429 never get here: they are
+ * answered before (authentication, rate limit), so they are not cached either.
  */
-const UNCACHED_STATUSES = new Set([400, 403, 413, 415]);
-
 function isCacheable(status: number): boolean {
-  return status < 500 && !UNCACHED_STATUSES.has(status);
+  return status < 500;
 }
 
 /**
@@ -52,8 +50,8 @@ function isCacheable(status: number): boolean {
  * The body is not compared (spec rule 3), but the key is bound to the operation (method and path)
  * it was first used on: the same key on another operation answers 422 `idempotency_key_reused`,
  * so a key can never return one operation's response (a webhook secret, say) to another.
- * 401 never reaches here and 429 happens before it, so neither is cached; 5xx and malformed
- * requests (see UNCACHED_STATUSES) are not cached either, so their retry is processed again.
+ * 401 never reaches here and 429 happens before it, so neither is cached; 5xx is not cached
+ * either, so its retry is processed again. Malformed requests (400) are cached like any answer.
  * A request whose key is still in flight waits for the first and answers its response.
  */
 export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
@@ -72,8 +70,8 @@ export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const id = `${partner.id} ${key}`;
     const operation = `${c.req.method} ${c.req.path}`;
 
-    // Wait for a request with this key still in flight; if its answer was not cached (a
-    // malformed request), this one is processed on its own.
+    // Wait for a request with this key still in flight; if its answer was not cached (a 5xx),
+    // this one is processed on its own.
     for (let pending = inFlight.get(id); pending; pending = inFlight.get(id)) {
       if (pending.operation !== operation) throw keyReused(operation, pending.operation);
       const first = await pending.done;
