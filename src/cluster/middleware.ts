@@ -12,8 +12,10 @@ import {
 } from './forward.js';
 import type { RequestPartners } from './request-partner.js';
 
-/** How long a request waits for a dead owner's lease to expire before answering 503. */
-const FAILOVER_WAIT_MS = 20_000;
+/** How long a request waits for a dead owner's lease to expire before answering 503 (default). */
+export const DEFAULT_FORWARD_WAIT_MS = 20_000;
+/** Bounds of `--forward-wait`: at most what a client or load balancer would wait for an answer. */
+export const FORWARD_WAIT_MS_BOUNDS = { min: 1_000, max: 120_000 } as const;
 const RETRY_EVERY_MS = 200;
 const OWNER_CACHE_LIMIT = 10_000;
 
@@ -27,6 +29,7 @@ export function clusterMiddleware(
   cluster: Cluster,
   partners: RequestPartners,
   forwarder: Forwarder,
+  waitMs = DEFAULT_FORWARD_WAIT_MS,
 ): MiddlewareHandler<AppEnv> {
   // Where each partner was last forwarded: forwarding then costs no database query. An entry is
   // dropped when the owner refuses the connection or answers that it no longer owns the partner.
@@ -37,7 +40,7 @@ export function clusterMiddleware(
     next: () => Promise<void>,
     id: string,
   ) => {
-    const deadline = performance.now() + FAILOVER_WAIT_MS;
+    const deadline = performance.now() + waitMs;
     // Read on the first forward only, and kept for a retry.
     let body: { bytes: Buffer | undefined } | undefined;
     for (;;) {

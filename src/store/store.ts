@@ -20,6 +20,7 @@ import type {
   TransactionRecord,
   WebhookEndpointRecord,
 } from './records.js';
+import { PARTNER_STREAM_PREFIX, type RandomCounterRecord } from './random-counters.js';
 import { RequestLogTable } from './request-log-table.js';
 import { type PersistedTable, Table } from './table.js';
 import { deliveryIndexes, webhookEndpointIndexes } from './webhook-indexes.js';
@@ -35,7 +36,10 @@ export interface StoreMeta {
   seq: number;
   /** Base64url HMAC key for access tokens; kept so tokens survive a restart. */
   signing_key: string;
-  /** Draws so far of each seeded random stream (`--seed`), so a restart continues them. */
+  /**
+   * Draws so far of the seeded random streams (`--seed`) that belong to no partner (the server's,
+   * request ids), so a restart continues them. A partner's stream is a row of `randomCounters`.
+   */
   random_counters?: Record<string, number>;
 }
 
@@ -93,6 +97,12 @@ export class Store {
   readonly deliveries = new Table<DeliveryRecord>('webhook_deliveries');
   readonly deliveryIdx = deliveryIndexes(this.deliveries);
 
+  /**
+   * Draws so far of each partner's seeded random stream (`--seed`): rows of the partner, so they are
+   * written, loaded and moved between instances with its other rows.
+   */
+  readonly randomCounters = new Table<RandomCounterRecord>('random_counters');
+
   /** The request inspector's ring of recent requests per partner; answers are shown redacted. */
   readonly requests = new RequestLogTable({ showAnswer: redactJsonText });
 
@@ -106,7 +116,7 @@ export class Store {
     this.register(this.customers, this.documents, this.biometricsSessions);
     this.register(this.webhookEndpoints, this.deliveries);
     this.register(this.creditOffers, this.simulations, this.loans, this.transactions);
-    this.register(this.requests);
+    this.register(this.requests, this.randomCounters);
   }
 
   /** Adds tables to the snapshot; later modules call this for the tables they own. */
@@ -121,7 +131,8 @@ export class Store {
    * A rare control call, so a pass over each table is fine.
    */
   deletePartnerData(partnerId: string): number {
-    const kept: unknown[] = [this.partners, this.credentials, this.requests];
+    // Random stream positions too: a stream drawn again from the start would repeat ids.
+    const kept: unknown[] = [this.partners, this.credentials, this.requests, this.randomCounters];
     let removed = 0;
     for (const table of this.tables) {
       if (kept.includes(table)) continue;
@@ -147,10 +158,22 @@ export class Store {
     return { version: 1, meta: copyMeta(this.meta), tables };
   }
 
-  /** The seeded streams' draw counters, created on first use. */
-  randomCounters(): Record<string, number> {
+  /** Draws so far of a seeded random stream (`partner:<id>`, `server`, `named:<name>`). */
+  randomCounter(stream: string): number {
+    // A file written before partner streams became rows keeps them in the meta: read on from there.
+    return this.randomCounters.get(stream)?.draws ?? this.meta.random_counters?.[stream] ?? 0;
+  }
+
+  /** Sets a stream's position (a draw, or a snapshot restoring one partner's stream). */
+  setRandomCounter(stream: string, draws: number): void {
+    if (stream.startsWith(PARTNER_STREAM_PREFIX)) {
+      const row = { id: stream, partner_id: stream.slice(PARTNER_STREAM_PREFIX.length), draws };
+      if (this.randomCounters.get(stream)) this.randomCounters.replace(row);
+      else this.randomCounters.insert(row);
+      return;
+    }
     this.meta.random_counters ??= {};
-    return this.meta.random_counters;
+    this.meta.random_counters[stream] = draws;
   }
 
   restore(snapshot: Snapshot): void {
