@@ -79,7 +79,7 @@ ok "images $pg_image, $nginx_image, credit-sandbox:local ready ($(since "$t"))"
 # --- up: the compose file as it is; only the host port is chosen (8080 may be taken here) -------
 port=$(node -e 's=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 base="http://127.0.0.1:$port"
-check() { node .ci/compose-shared-check.mjs "$@" "$base" "$work/state.json"; }
+check() { local mode=$1; shift; node .ci/compose-shared-check.mjs "$mode" "$base" "$work/state.json" "$@"; }
 reachable() { # the balancer answers for the default partner: a token through nginx
   for _ in $(seq 1 90); do
     curl -sf -o /dev/null -X POST "$base/v3/auth/token" -u cid_sandbox_default:svc_cs_test_sandbox_default_secret && return 0

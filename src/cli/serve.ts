@@ -121,7 +121,8 @@ export function registerServe(program: Command): void {
       const leaseMs = boundedInteger(opts.lease, '--lease', LEASE_MS_BOUNDS);
       const forwardWaitMs = boundedInteger(opts.forwardWait, '--forward-wait', FORWARD_WAIT_MS_BOUNDS);
       // A shorter wait would answer 503 before a dead owner's lease can even expire.
-      if (forwardWaitMs < leaseMs) fail(`--forward-wait (${forwardWaitMs}) must be at least --lease (${leaseMs})`);
+      if (forwardWaitMs < leaseMs)
+        fail(`--forward-wait (${forwardWaitMs}) must be at least --lease (${leaseMs})`);
       const headersTimeoutMs = positiveInteger(opts.headersTimeout, '--headers-timeout');
       const requestTimeoutMs = positiveInteger(opts.requestTimeout, '--request-timeout');
       if (headersTimeoutMs > requestTimeoutMs) {
@@ -339,7 +340,11 @@ function parseSize(text: string): number | null {
   return Number(match[1]) * unit;
 }
 
-function boundedInteger(value: string | undefined, flag: string, bounds: { min: number; max: number }): number {
+function boundedInteger(
+  value: string | undefined,
+  flag: string,
+  bounds: { min: number; max: number },
+): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < bounds.min || n > bounds.max) {
     fail(`${flag} must be an integer of milliseconds ${bounds.min}..${bounds.max}, got "${value}"`);

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Agent } from 'undici';
 
 /** Set on a request one instance forwards to another, so it is never forwarded twice. */
@@ -14,13 +15,9 @@ const DROPPED_REQUEST = new Set([
   'content-length',
   'upgrade',
 ]);
-const DROPPED_RESPONSE = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'content-length',
-  'content-encoding',
-]);
+// The body is passed on as the owner encoded it (undici does not decompress), so its
+// content-encoding stays (the dashboard's pages are compressed).
+const DROPPED_RESPONSE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
 /** The owner refused the connection: nothing was sent, so trying again elsewhere is safe. */
 export class OwnerUnreachableError extends Error {
@@ -79,6 +76,13 @@ export class Forwarder {
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value === undefined || DROPPED_RESPONSE.has(name)) continue;
       for (const v of Array.isArray(value) ? value : [value]) out.append(name, v);
+    }
+    if (String(answer.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+      // A live stream (the dashboard's events) is passed on as it comes: when the client goes, the
+      // upstream connection is closed; when the owner dies, the client's stream breaks and its
+      // EventSource reconnects (with Last-Event-ID) to whichever instance serves the partner then.
+      const stream = Readable.toWeb(answer.body) as ReadableStream<Uint8Array>;
+      return new Response(stream, { status: answer.statusCode, headers: out });
     }
     const payload = await answer.body.arrayBuffer();
     return new Response(request.method === 'HEAD' ? null : payload, {

@@ -4,6 +4,7 @@ import { creditOfferIndexes, loanIndexes, transactionIndexes } from './credit-in
 import { biometricsSessionIndexes, customerIndexes } from './customer-indexes.js';
 import { HeapIndex } from './heap-index.js';
 import { byField, SortedIndex } from './indexes.js';
+import { PARTNER_STREAM_PREFIX, type RandomCounterRecord } from './random-counters.js';
 import type {
   BiometricsSessionRecord,
   CredentialRecord,
@@ -20,7 +21,6 @@ import type {
   TransactionRecord,
   WebhookEndpointRecord,
 } from './records.js';
-import { PARTNER_STREAM_PREFIX, type RandomCounterRecord } from './random-counters.js';
 import { RequestLogTable } from './request-log-table.js';
 import { type PersistedTable, Table } from './table.js';
 import { deliveryIndexes, webhookEndpointIndexes } from './webhook-indexes.js';
@@ -109,6 +109,7 @@ export class Store {
   /** Tables in the order they are written and restored. */
   private readonly tables: PersistedTable[] = [];
   private tracking = false;
+  private readonly evictionListeners: ((partnerId: string) => void)[] = [];
 
   constructor(signingKey: string) {
     this.meta = { seq: 0, signing_key: signingKey };
@@ -234,6 +235,12 @@ export class Store {
    */
   evictPartner(partnerId: string): void {
     for (const table of this.tables) table.evictPartner(partnerId);
+    for (const listener of this.evictionListeners) listener(partnerId);
+  }
+
+  /** Told when a partner is dropped from memory (live views of it end; its new owner serves them). */
+  onEvicted(listener: (partnerId: string) => void): void {
+    this.evictionListeners.push(listener);
   }
 
   /** The current rows of one persisted table (a compaction snapshots the store table by table). */

@@ -55,7 +55,7 @@ function script(hooksUrl: string): Phases {
   let token = '';
   const run = async (base: string, t: Transcript) => {
     const result = await call(base, t, 'POST', '/v3/sandbox/scenarios/happy-path/runs', { token, body: {} });
-    expect(result.status).toBe('passed');
+    expect(result.status, JSON.stringify(result)).toBe('passed');
     // The report carries real-time step durations; what it made is read back below.
     t.pop();
   };
@@ -121,11 +121,12 @@ describe('--seed with --database: a takeover in the middle of a seeded run', () 
     const expected = [...(await reference.before(single.url)), ...(await reference.after(single.url))];
     await stopInstance(single);
 
-    // Two instances on one database behind a round-robin proxy; short leases for a quick takeover.
+    // Two instances on one database behind a round-robin proxy; shorter leases for a quicker
+    // takeover (not the shortest: a loaded test machine would see false takeovers).
     const databaseUrl = await freshDatabase('seeded_takeover');
     const fleet = [
-      await instance(databaseUrl, ['--lease', '1000']),
-      await instance(databaseUrl, ['--lease', '1000']),
+      await instance(databaseUrl, ['--lease', '3000']),
+      await instance(databaseUrl, ['--lease', '3000']),
     ];
     let alive = fleet;
     const proxy: RoundRobinProxy = await startProxy(() => alive.map((i) => i.url));
