@@ -19,6 +19,17 @@ const DROPPED_REQUEST = new Set([
 // content-encoding stays (the dashboard's pages are compressed).
 const DROPPED_RESPONSE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
+/** Instances talk over a private network: a live owner accepts a connection well within this. */
+const CONNECT_TIMEOUT_MS = 2_000;
+/** Errors of a connection that was never made: nothing was sent, so sending again is safe. */
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
 /** The owner refused the connection: nothing was sent, so trying again elsewhere is safe. */
 export class OwnerUnreachableError extends Error {
   constructor(url: string) {
@@ -42,7 +53,13 @@ export async function forwardedBody(request: {
 /** Forwards requests to the instance that owns their partner, over kept-alive connections. */
 export class Forwarder {
   // 16 kept-alive connections per owner: under --hosted's per-client cap (32) on the owner.
-  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+  // A dead owner's address may not answer at all (a removed container): give up connecting after
+  // CONNECT_TIMEOUT_MS instead of undici's 10 s, so the request waits for the takeover instead.
+  private readonly agent = new Agent({
+    keepAliveTimeout: 10_000,
+    connections: 16,
+    connect: { timeout: CONNECT_TIMEOUT_MS },
+  });
 
   constructor(private readonly instanceId: string) {}
 
@@ -97,6 +114,6 @@ export class Forwarder {
 }
 
 function refused(error: unknown): boolean {
-  const code = (error as { code?: string; cause?: { code?: string } }).code;
-  return code === 'ECONNREFUSED' || (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
+  const { code, cause } = error as { code?: string; cause?: { code?: string } };
+  return NOT_CONNECTED.has(code ?? '') || NOT_CONNECTED.has(cause?.code ?? '');
 }
