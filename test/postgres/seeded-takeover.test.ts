@@ -114,7 +114,9 @@ async function instance(databaseUrl: string | undefined, extra: string[] = []): 
 }
 
 describe('--seed with --database: a takeover in the middle of a seeded run', () => {
-  it('answers after the takeover byte for byte what a single instance answers', async () => {
+  it('answers after the takeover byte for byte what a single instance answers', {
+    timeout: 300_000,
+  }, async () => {
     // One instance, in memory: the reference.
     const single = await instance(undefined);
     const reference = script((await receiver()).url);
