@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
+import { createApp } from './app.js';
 import { type SharedMode, sharedMode } from './cluster/shared-mode.js';
-import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
 import { createDeps } from './deps.js';
-import type { Timings } from './domain/timings.js';
+import { type DefaultCredential, ensureDefaultPartner } from './domain/default-partner.js';
+import type { Timings } from './engine/timings.js';
 import { type AccessLogFormat, attachAccessLog } from './http/access-log.js';
-import { createApp } from './http/app.js';
 import {
   type ConnectionCap,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -17,6 +17,7 @@ import {
   slowClientServerOptions,
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
+import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
@@ -94,7 +95,7 @@ export const consoleLogger: Logger = {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const seed = options.seed;
   const signingKey = seed === undefined ? randomBytes(32) : seededKey(seed, 'access-tokens');
-  const store = new Store(signingKey.toString('base64url'));
+  const store = new Store(signingKey.toString('base64url'), { showRequestAnswer: redactJsonText });
   const log = options.log ?? consoleLogger;
   const database = options.databaseUrl ? await openDatabase(options.databaseUrl, store) : undefined;
   const persistence =
@@ -206,20 +207,35 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const cut = setTimeout(() => {
         if ('closeAllConnections' in server) server.closeAllConnections();
       }, CLOSE_GRACE_MS);
+      // The last flush runs however closing went; a failure of either fails the shutdown (exit
+      // non-zero) once the leases and connections are given back.
+      let failure: unknown;
       try {
         await Promise.all([closed, deps.webhooks.close()]);
-      } finally {
-        clearTimeout(cut);
-        if (shared) {
-          // Shared mode: the last writes first, then the leases given back (survivors take the
-          // partners at once), then the connections closed.
-          await deps.persistence.flush().catch((error: unknown) => log.error('last flush failed', error));
-          await shared.close();
-        }
-        // Whatever the engine and the last requests wrote is on disk before the process ends
-        // (close flushes what is pending, then releases the journal).
-        await deps.persistence.close();
+      } catch (error) {
+        failure = error;
       }
+      clearTimeout(cut);
+      let lastFlush: unknown;
+      if (shared) {
+        // Shared mode: the last writes first, then the leases given back (survivors take the
+        // partners at once), then the connections closed.
+        await deps.persistence.flush().catch((error: unknown) => {
+          lastFlush = error;
+        });
+        await shared.close();
+      }
+      // Whatever the engine and the last requests wrote is on disk before the process ends
+      // (close flushes what is pending, then releases the journal).
+      await deps.persistence.close().catch((error: unknown) => {
+        lastFlush ??= error;
+      });
+      if (lastFlush !== undefined) {
+        const why = lastFlush instanceof Error ? lastFlush.message : String(lastFlush);
+        log.error(`last flush failed; not saved: ${why}`);
+        throw new Error(`the last flush failed, these changes were not saved: ${why}`, { cause: lastFlush });
+      }
+      if (failure !== undefined) throw failure;
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { DEFAULT_LEASE_MS, LEASE_MS_BOUNDS } from '../cluster/cluster.js';
 import { DEFAULT_FORWARD_WAIT_MS, FORWARD_WAIT_MS_BOUNDS } from '../cluster/middleware.js';
-import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../default-partner.js';
-import { parseTimings, type Timings } from '../domain/timings.js';
+import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../domain/default-partner.js';
+import { parseTimings, type Timings } from '../engine/timings.js';
 import { BRAZILIAN_STATES } from '../finance/business-days.js';
 import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../http/access-log.js';
 import {

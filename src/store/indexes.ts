@@ -1,4 +1,4 @@
-import type { TableIndex } from './table.js';
+import type { TableIndex } from './types.js';
 
 /** Maps a unique key (e.g. partner + external id) to one row. Rows whose key is undefined are skipped. */
 export class UniqueIndex<T> implements TableIndex<T> {
@@ -136,6 +136,10 @@ export class SortedIndex<T> implements TableIndex<T> {
   }
   clear(): void {
     this.groups.clear();
+  }
+  /** Whether the group has any row: one map lookup, nothing allocated (hot-path checks). */
+  has(key: string): boolean {
+    return this.groups.has(key);
   }
   /** The group's rows in ascending order (a live view: do not mutate). */
   rows(key: string): readonly T[] {

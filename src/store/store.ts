@@ -1,5 +1,4 @@
-import { redactJsonText } from '../inspector/redact.js';
-import type { ChangeSet, TableChanges } from './change-set.js';
+import type { ChangeSet } from './change-set.js';
 import { creditOfferIndexes, loanIndexes, transactionIndexes } from './credit-indexes.js';
 import { biometricsSessionIndexes, customerIndexes } from './customer-indexes.js';
 import { HeapIndex } from './heap-index.js';
@@ -13,6 +12,7 @@ import type {
   DeliveryRecord,
   DocumentRecord,
   EventRecord,
+  FaultRuleRecord,
   IdempotencyRecord,
   JobRecord,
   LoanRecord,
@@ -22,7 +22,9 @@ import type {
   WebhookEndpointRecord,
 } from './records.js';
 import { RequestLogTable } from './request-log-table.js';
+import type { AnswerFilter } from './request-ring.js';
 import { type PersistedTable, Table } from './table.js';
+import type { StoreMeta, TableChanges } from './types.js';
 import { deliveryIndexes, webhookEndpointIndexes } from './webhook-indexes.js';
 
 /** Everything the store persists, as written to `--data FILE`. */
@@ -32,15 +34,11 @@ export interface Snapshot {
   tables: Record<string, unknown[]>;
 }
 
-export interface StoreMeta {
-  seq: number;
-  /** Base64url HMAC key for access tokens; kept so tokens survive a restart. */
-  signing_key: string;
-  /**
-   * Draws so far of the seeded random streams (`--seed`) that belong to no partner (the server's,
-   * request ids), so a restart continues them. A partner's stream is a row of `randomCounters`.
-   */
-  random_counters?: Record<string, number>;
+export type { StoreMeta } from './types.js';
+
+export interface StoreOptions {
+  /** How a logged answer is shown once it leaves the request log (the inspector's redaction). */
+  showRequestAnswer?: AnswerFilter | undefined;
 }
 
 /** In-memory tables with the indexes the queries need. */
@@ -103,21 +101,33 @@ export class Store {
    */
   readonly randomCounters = new Table<RandomCounterRecord>('random_counters');
 
-  /** The request inspector's ring of recent requests per partner; answers are shown redacted. */
-  readonly requests = new RequestLogTable({ showAnswer: redactJsonText });
+  /** API-side fault rules per partner, in creation order (`/v3/sandbox/faults`). */
+  readonly faultRules = new Table<FaultRuleRecord>('fault_rules');
+  readonly faultRulesByPartner = this.faultRules.index(
+    new SortedIndex<FaultRuleRecord>((r) => r.partner_id, bySeq),
+  );
+
+  /**
+   * The request inspector's ring of recent requests per partner. Answers are kept as sent and
+   * passed through `showRequestAnswer` (the inspector's redaction, given by the composition root)
+   * wherever an entry leaves the log: reads, change sets, snapshots.
+   */
+  readonly requests: RequestLogTable;
 
   /** Tables in the order they are written and restored. */
   private readonly tables: PersistedTable[] = [];
   private tracking = false;
   private readonly evictionListeners: ((partnerId: string) => void)[] = [];
 
-  constructor(signingKey: string) {
+  constructor(signingKey: string, options: StoreOptions = {}) {
     this.meta = { seq: 0, signing_key: signingKey };
+    this.requests = new RequestLogTable({ showAnswer: options.showRequestAnswer });
     this.register(this.partners, this.credentials, this.idempotency, this.events, this.jobs);
     this.register(this.customers, this.documents, this.biometricsSessions);
     this.register(this.webhookEndpoints, this.deliveries);
     this.register(this.creditOffers, this.simulations, this.loans, this.transactions);
     this.register(this.requests, this.randomCounters);
+    this.register(this.faultRules);
   }
 
   /** Adds tables to the snapshot; later modules call this for the tables they own. */

@@ -1,6 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_PARTNER_ID } from '../../src/default-partner.js';
+import {
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  DEFAULT_PARTNER_ID,
+} from '../../src/domain/default-partner.js';
 import { generateCpf } from '../../src/finance/cpf.js';
 import { launchChromium } from '../browser/harness.js';
 import { freshDatabase, query } from './support/database.js';

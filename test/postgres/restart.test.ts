@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { migrate } from '../../src/store/postgres/migrate.js';
 import {
@@ -42,8 +42,9 @@ describe('serve --database (PostgreSQL as the store of record)', () => {
       '001_tables.sql',
       '002_partner_leases.sql',
       '003_requests.sql',
-      '004_records_as_json.sql',
-      '005_random_counters.sql',
+      '005_fault_rules.sql',
+      '006_records_as_json.sql',
+      '007_random_counters.sql',
     ]);
     await Promise.all([a.close(), b.close()]);
     const pg = await import('pg');

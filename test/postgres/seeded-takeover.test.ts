@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 import { freshDatabase, query } from './support/database.js';
 import { type Instance, killInstance, startInstance, stopInstance } from './support/fleet.js';

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -26,9 +26,14 @@ export function startTestServer(scenarioDirs: string[] = []): Promise<RunningSer
   });
 }
 
-/** Starts the CLI as its own process (`node --import tsx src/cli/main.ts …`). */
+/**
+ * Starts the CLI as its own process: the sources compiled once for this run by the global setup
+ * (test/support/cli-build.ts), or `node --import tsx src/cli/main.ts …` without it.
+ */
 export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const built = process.env.CREDIT_SANDBOX_TEST_CLI;
+  const entry = built ? [built] : ['--import', 'tsx', MAIN];
+  return spawn(process.execPath, [...entry, ...args], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

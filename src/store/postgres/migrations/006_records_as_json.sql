@@ -16,3 +16,4 @@ ALTER TABLE simulations ALTER COLUMN record TYPE json USING record::json;
 ALTER TABLE loans ALTER COLUMN record TYPE json USING record::json;
 ALTER TABLE transactions ALTER COLUMN record TYPE json USING record::json;
 ALTER TABLE requests ALTER COLUMN record TYPE json USING record::json;
+ALTER TABLE fault_rules ALTER COLUMN record TYPE json USING record::json;
