@@ -20,7 +20,7 @@ import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type L
 import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
-import { recordCounters, seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
+import { seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
 import { loadStartSnapshot } from './start-snapshot.js';
 import { openPersistence } from './store/open-persistence.js';
 import { openDatabase } from './store/postgres/open.js';
@@ -41,6 +41,8 @@ export interface ServeOptions {
   safety?: HostedSafety | undefined;
   /** Shared mode: how long a partner lease lasts without renewal (default 5 s). */
   leaseMs?: number | undefined;
+  /** Shared mode: how long a request waits for a dead owner's partner to be taken over (20 s). */
+  forwardWaitMs?: number | undefined;
   /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
   publicUrl?: string | undefined;
   clockMode: AppConfig['clockMode'];
@@ -121,13 +123,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     startTimeMs: options.startTimeMs,
     holidaysRegion: options.holidaysRegion,
   };
-  const streams =
+  const unseeded = unseededStreams({ ids: randomIds, randomBytes: cryptoRandomBytes });
+  const seeded =
     seed === undefined
-      ? unseededStreams({ ids: randomIds, randomBytes: cryptoRandomBytes })
-      : seededStreams(
-          seed,
-          recordCounters(() => store.randomCounters()),
-        );
+      ? undefined
+      : seededStreams(seed, {
+          get: (name) => store.randomCounter(name),
+          set: (name, draws) => store.setRandomCounter(name, draws),
+        });
+  // Shared mode seeds the partners' streams only (their positions are rows of the partner, so
+  // they move with it). The server's stream and request ids are drawn by whichever instance
+  // answers, with no position every instance shares: random there, so no two instances repeat.
+  const streams =
+    seeded && database ? { ...seeded, server: unseeded.server, named: unseeded.named } : (seeded ?? unseeded);
   const deps: AppDeps = createDeps({
     store,
     persistence,
@@ -138,7 +146,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     config,
     log,
   });
-  const shared = database ? sharedMode(deps, database, options.leaseMs) : undefined;
+  const shared = database ? sharedMode(deps, database, options.leaseMs, options.forwardWaitMs) : undefined;
   if (!shared) {
     ensureDefaultPartner(deps, options.credential, options.clockMode);
     await deps.persistence.flush();

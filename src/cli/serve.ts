@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { DEFAULT_LEASE_MS, LEASE_MS_BOUNDS } from '../cluster/cluster.js';
+import { DEFAULT_FORWARD_WAIT_MS, FORWARD_WAIT_MS_BOUNDS } from '../cluster/middleware.js';
 import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../domain/default-partner.js';
 import { parseTimings, type Timings } from '../engine/timings.js';
 import { BRAZILIAN_STATES } from '../finance/business-days.js';
@@ -37,6 +39,16 @@ export function registerServe(program: Command): void {
       '--instance-url <url>',
       'shared mode: the URL other instances reach this one at (env CREDIT_SANDBOX_INSTANCE_URL; default: the listening address)',
       process.env.CREDIT_SANDBOX_INSTANCE_URL,
+    )
+    .option(
+      '--lease <ms>',
+      `shared mode: how long an instance holds a partner without renewing it (${LEASE_MS_BOUNDS.min}..${LEASE_MS_BOUNDS.max}); shorter moves a dead instance's partners sooner, longer tolerates a slow database`,
+      String(DEFAULT_LEASE_MS),
+    )
+    .option(
+      '--forward-wait <ms>',
+      `shared mode: how long a request for a partner whose owner is down waits for the takeover before answering 503 (${FORWARD_WAIT_MS_BOUNDS.min}..${FORWARD_WAIT_MS_BOUNDS.max}, at least --lease)`,
+      String(DEFAULT_FORWARD_WAIT_MS),
     )
     .option('--public-url <url>', 'absolute URL partners reach the sandbox at (hosted pages, problem types)')
     .option('--webhook-http-hosts <hosts>', 'comma-separated hosts allowed as plain-http webhook targets', '')
@@ -111,6 +123,11 @@ export function registerServe(program: Command): void {
       if (!Number.isInteger(requestLogSize) || requestLogSize < 0 || requestLogSize > 1_000_000) {
         fail(`--request-log-size must be an integer 0..1000000, got "${opts.requestLogSize}"`);
       }
+      const leaseMs = boundedInteger(opts.lease, '--lease', LEASE_MS_BOUNDS);
+      const forwardWaitMs = boundedInteger(opts.forwardWait, '--forward-wait', FORWARD_WAIT_MS_BOUNDS);
+      // A shorter wait would answer 503 before a dead owner's lease can even expire.
+      if (forwardWaitMs < leaseMs)
+        fail(`--forward-wait (${forwardWaitMs}) must be at least --lease (${leaseMs})`);
       const headersTimeoutMs = positiveInteger(opts.headersTimeout, '--headers-timeout');
       const requestTimeoutMs = positiveInteger(opts.requestTimeout, '--request-timeout');
       if (headersTimeoutMs > requestTimeoutMs) {
@@ -148,9 +165,6 @@ export function registerServe(program: Command): void {
           `--holidays-region must be a Brazilian state (${BRAZILIAN_STATES.join(', ')}); got "${opts.holidaysRegion}"`,
         );
       if (opts.seed === '') fail('--seed needs a value, e.g. --seed ci-1');
-      // Seeded streams keep their counters in the store's meta, which shared mode does not persist.
-      if (opts.seed !== undefined && opts.database)
-        fail('--seed is not supported with --database (shared mode) yet');
       const accessLog = opts.log as AccessLogFormat;
       if (!ACCESS_LOG_FORMATS.includes(accessLog))
         fail(`--log must be ${ACCESS_LOG_FORMATS.join(', ')}, got "${opts.log}"`);
@@ -187,6 +201,8 @@ export function registerServe(program: Command): void {
           journalLimitBytes,
           databaseUrl: opts.database,
           instanceUrl: opts.instanceUrl,
+          leaseMs,
+          forwardWaitMs,
           publicUrl: opts.publicUrl,
           clockMode: opts.clock,
           webhookHttpHosts: (opts.webhookHttpHosts ?? '')
@@ -329,6 +345,18 @@ function parseSize(text: string): number | null {
   if (!match) return null;
   const unit = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(match[2] ?? '').toLowerCase()] ?? 1;
   return Number(match[1]) * unit;
+}
+
+function boundedInteger(
+  value: string | undefined,
+  flag: string,
+  bounds: { min: number; max: number },
+): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < bounds.min || n > bounds.max) {
+    fail(`${flag} must be an integer of milliseconds ${bounds.min}..${bounds.max}, got "${value}"`);
+  }
+  return n;
 }
 
 function positiveInteger(value: string | undefined, flag: string): number {

@@ -10,6 +10,12 @@ import { LeaseTable, type LeaseView } from './leases.js';
 
 /** Default lease length: a dead instance's partners move within this plus one sweep. */
 export const DEFAULT_LEASE_MS = 5_000;
+/**
+ * Bounds of `--lease`. Below 1 s a renewal (every fifth of a lease) that waits on a busy database
+ * for a few hundred ms lets a healthy owner's partners be taken over; above 60 s a dead instance's
+ * partners stay unavailable for a minute.
+ */
+export const LEASE_MS_BOUNDS = { min: 1_000, max: 60_000 } as const;
 /** Orphaned partners one sweep takes at most, so a restarted fleet spreads them over instances. */
 const SWEEP_BATCH = 25;
 

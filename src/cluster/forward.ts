@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Agent } from 'undici';
 
 /** Set on a request one instance forwards to another, so it is never forwarded twice. */
@@ -14,12 +15,19 @@ const DROPPED_REQUEST = new Set([
   'content-length',
   'upgrade',
 ]);
-const DROPPED_RESPONSE = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'content-length',
-  'content-encoding',
+// The body is passed on as the owner encoded it (undici does not decompress), so its
+// content-encoding stays (the dashboard's pages are compressed).
+const DROPPED_RESPONSE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+/** Instances talk over a private network: a live owner accepts a connection well within this. */
+const CONNECT_TIMEOUT_MS = 2_000;
+/** Errors of a connection that was never made: nothing was sent, so sending again is safe. */
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
 /** The owner refused the connection: nothing was sent, so trying again elsewhere is safe. */
@@ -45,7 +53,13 @@ export async function forwardedBody(request: {
 /** Forwards requests to the instance that owns their partner, over kept-alive connections. */
 export class Forwarder {
   // 16 kept-alive connections per owner: under --hosted's per-client cap (32) on the owner.
-  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+  // A dead owner's address may not answer at all (a removed container): give up connecting after
+  // CONNECT_TIMEOUT_MS instead of undici's 10 s, so the request waits for the takeover instead.
+  private readonly agent = new Agent({
+    keepAliveTimeout: 10_000,
+    connections: 16,
+    connect: { timeout: CONNECT_TIMEOUT_MS },
+  });
 
   constructor(private readonly instanceId: string) {}
 
@@ -80,6 +94,13 @@ export class Forwarder {
       if (value === undefined || DROPPED_RESPONSE.has(name)) continue;
       for (const v of Array.isArray(value) ? value : [value]) out.append(name, v);
     }
+    if (String(answer.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+      // A live stream (the dashboard's events) is passed on as it comes: when the client goes, the
+      // upstream connection is closed; when the owner dies, the client's stream breaks and its
+      // EventSource reconnects (with Last-Event-ID) to whichever instance serves the partner then.
+      const stream = Readable.toWeb(answer.body) as ReadableStream<Uint8Array>;
+      return new Response(stream, { status: answer.statusCode, headers: out });
+    }
     const payload = await answer.body.arrayBuffer();
     return new Response(request.method === 'HEAD' ? null : payload, {
       status: answer.statusCode,
@@ -93,6 +114,6 @@ export class Forwarder {
 }
 
 function refused(error: unknown): boolean {
-  const code = (error as { code?: string; cause?: { code?: string } }).code;
-  return code === 'ECONNREFUSED' || (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
+  const { code, cause } = error as { code?: string; cause?: { code?: string } };
+  return NOT_CONNECTED.has(code ?? '') || NOT_CONNECTED.has(cause?.code ?? '');
 }

@@ -3,6 +3,7 @@ import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/node-fast-path.js';
 import type { Cluster } from './cluster.js';
+import { signInClientId } from './dashboard-partner.js';
 import {
   FORWARDED_HEADER,
   type Forwarder,
@@ -12,10 +13,13 @@ import {
 } from './forward.js';
 import type { RequestPartners } from './request-partner.js';
 
-/** How long a request waits for a dead owner's lease to expire before answering 503. */
-const FAILOVER_WAIT_MS = 20_000;
+/** How long a request waits for a dead owner's lease to expire before answering 503 (default). */
+export const DEFAULT_FORWARD_WAIT_MS = 20_000;
+/** Bounds of `--forward-wait`: at most what a client or load balancer would wait for an answer. */
+export const FORWARD_WAIT_MS_BOUNDS = { min: 1_000, max: 120_000 } as const;
 const RETRY_EVERY_MS = 200;
 const OWNER_CACHE_LIMIT = 10_000;
+const SIGN_IN_PATH = '/dashboard/sign-in';
 
 /**
  * The one door of shared mode into the HTTP app: a request for a partner this instance holds goes
@@ -27,6 +31,7 @@ export function clusterMiddleware(
   cluster: Cluster,
   partners: RequestPartners,
   forwarder: Forwarder,
+  waitMs = DEFAULT_FORWARD_WAIT_MS,
 ): MiddlewareHandler<AppEnv> {
   // Where each partner was last forwarded: forwarding then costs no database query. An entry is
   // dropped when the owner refuses the connection or answers that it no longer owns the partner.
@@ -37,7 +42,7 @@ export function clusterMiddleware(
     next: () => Promise<void>,
     id: string,
   ) => {
-    const deadline = performance.now() + FAILOVER_WAIT_MS;
+    const deadline = performance.now() + waitMs;
     // Read on the first forward only, and kept for a retry.
     let body: { bytes: Buffer | undefined } | undefined;
     for (;;) {
@@ -73,7 +78,16 @@ export function clusterMiddleware(
 
   // Not async: the common case (a partner held here) must not cost a promise.
   return (c, next) => {
-    const found = partners.of({ path: c.req.path, authorization: requestHeader(c, 'authorization') });
+    const path = c.req.path;
+    let found = partners.of({
+      path,
+      authorization: requestHeader(c, 'authorization'),
+      cookie: requestHeader(c, 'cookie'),
+    });
+    // A dashboard sign-in goes where the credential it names lives.
+    if (found === undefined && path === SIGN_IN_PATH && c.req.method === 'POST') {
+      found = signInClientId(c.req.raw).then((clientId) => partners.ofClient(clientId));
+    }
     if (found === undefined) return next();
     if (typeof found === 'string') return cluster.owns(found) ? next() : route(c, next, found);
     return found.then((id) => (id === undefined || cluster.owns(id) ? next() : route(c, next, id)));

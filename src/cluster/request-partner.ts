@@ -3,14 +3,18 @@ import { TOKEN_PREFIX } from '../domain/access-tokens.js';
 import { HOSTED_CONTRACTS_PATH } from '../domain/credit/contract-ids.js';
 import { HOSTED_BIOMETRICS_PATH, hashToken } from '../domain/customers/biometrics.js';
 import type { Store } from '../store/store.js';
+import { sessionPartner } from './dashboard-partner.js';
 
 /** How a request names its partner, before any authentication. */
 export interface RequestFacts {
   path: string;
   authorization: string | undefined;
+  /** The Cookie header (dashboard pages name their partner in the session cookie). */
+  cookie?: string | undefined;
 }
 
 const TOKEN_PATH = '/v3/auth/token';
+const DASHBOARD_PATH = '/dashboard';
 const CACHE_LIMIT = 10_000;
 
 /**
@@ -31,6 +35,7 @@ export class RequestPartners {
   /** The answer now when memory knows it, else a promise (one indexed database lookup). */
   of(facts: RequestFacts): string | undefined | Promise<string | undefined> {
     const { path, authorization } = facts;
+    if (path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`)) return sessionPartner(facts.cookie);
     if (path.startsWith('/v3/')) {
       if (path === TOKEN_PATH) return this.ofClient(basicClientId(authorization));
       return this.ofBearer(authorization);
@@ -69,7 +74,8 @@ export class RequestPartners {
     return partner;
   }
 
-  private ofClient(clientId: string | undefined): string | undefined | Promise<string | undefined> {
+  /** The partner of a client id (the dashboard's sign-in form names one). */
+  ofClient(clientId: string | undefined): string | undefined | Promise<string | undefined> {
     if (!clientId) return undefined;
     const known = this.store.credentials.get(clientId)?.partner_id ?? this.byClient.get(clientId);
     if (known) return known;

@@ -21,7 +21,12 @@ export interface SharedMode {
 }
 
 /** Wires shared mode into the app's dependencies: ownership, forwarding, write fencing. */
-export function sharedMode(deps: AppDeps, persistence: PostgresPersistence, leaseMs?: number): SharedMode {
+export function sharedMode(
+  deps: AppDeps,
+  persistence: PostgresPersistence,
+  leaseMs?: number,
+  forwardWaitMs?: number,
+): SharedMode {
   const cluster = new Cluster({
     pool: persistence.pool,
     store: deps.store,
@@ -32,7 +37,12 @@ export function sharedMode(deps: AppDeps, persistence: PostgresPersistence, leas
     leaseMs,
   });
   const forwarder = new Forwarder(cluster.instanceId);
-  deps.clusterGate = clusterMiddleware(cluster, new RequestPartners(deps.store, persistence.pool), forwarder);
+  deps.clusterGate = clusterMiddleware(
+    cluster,
+    new RequestPartners(deps.store, persistence.pool),
+    forwarder,
+    forwardWaitMs,
+  );
   deps.partnerDirectory = {
     createdBy: async (partnerId) =>
       (

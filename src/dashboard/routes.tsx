@@ -165,7 +165,7 @@ export function dashboardRoutes(deps: AppDeps, fetch: AppFetch): Hono<DashboardE
     return redirectWith(c, '/dashboard/sign-in');
   });
 
-  const pageDeps = { deps, fetch, bus: new EventBus(deps.engine) };
+  const pageDeps = { deps, fetch, bus: new EventBus(deps.engine, deps.store) };
   overviewPage(app, pageDeps);
   customerPages(app, pageDeps);
   loanPages(app, pageDeps);

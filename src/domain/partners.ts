@@ -34,7 +34,11 @@ export function createPartner(
   sources: PartnerSources,
   input: NewPartner,
 ): { partner: PartnerRecord; credential: CredentialRecord; secret: string } {
-  const serverIds = sources.streams?.server.ids ?? sources.ids;
+  // A partner made by another draws its id from its creator's stream (with `--seed`): every value
+  // then belongs to some partner's stream, which moves with it between shared-mode instances.
+  const serverIds = input.createdBy
+    ? (sources.streams?.partner(input.createdBy).ids ?? sources.ids)
+    : (sources.streams?.server.ids ?? sources.ids);
   const clock = initialClock(input.clockMode, sources.realNow(), sources.config?.startTimeMs);
   const partner = sources.store.partners.insert({
     id: input.id ?? serverIds('ptn_'),

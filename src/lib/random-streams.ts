@@ -41,7 +41,7 @@ export interface StreamCounters {
   set(name: string, value: number): void;
 }
 
-/** Counters in a plain record, e.g. `store.meta.random_counters`. */
+/** Counters in a plain record (tests; the server keeps them in its store). */
 export function recordCounters(read: () => Record<string, number>): StreamCounters {
   return {
     get: (name) => read()[name] ?? 0,

@@ -15,6 +15,8 @@ export const NOT_IN_SNAPSHOTS: Readonly<Record<string, string>> = {
   credentials: 'credentials: a restore never revokes the token that asked for it',
   requests: "the request inspector's log: the history of what the partner sent, restores included",
   snapshots: 'snapshots do not hold snapshots',
+  random_counters:
+    "the partner's random-stream position is saved on its own (`random_draws`), and only under --seed",
   fault_rules:
     'API-side fault rules are test-harness configuration: a restore must not bring back a fault a test cleared',
 };

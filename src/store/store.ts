@@ -3,6 +3,7 @@ import { creditOfferIndexes, loanIndexes, transactionIndexes } from './credit-in
 import { biometricsSessionIndexes, customerIndexes } from './customer-indexes.js';
 import { HeapIndex } from './heap-index.js';
 import { byField, SortedIndex } from './indexes.js';
+import { PARTNER_STREAM_PREFIX, type RandomCounterRecord } from './random-counters.js';
 import type {
   BiometricsSessionRecord,
   CredentialRecord,
@@ -95,6 +96,12 @@ export class Store {
   readonly deliveries = new Table<DeliveryRecord>('webhook_deliveries');
   readonly deliveryIdx = deliveryIndexes(this.deliveries);
 
+  /**
+   * Draws so far of each partner's seeded random stream (`--seed`): rows of the partner, so they are
+   * written, loaded and moved between instances with its other rows.
+   */
+  readonly randomCounters = new Table<RandomCounterRecord>('random_counters');
+
   /** API-side fault rules per partner, in creation order (`/v3/sandbox/faults`). */
   readonly faultRules = new Table<FaultRuleRecord>('fault_rules');
   readonly faultRulesByPartner = this.faultRules.index(
@@ -114,6 +121,7 @@ export class Store {
   /** Tables in the order they are written and restored. */
   private readonly tables: PersistedTable[] = [];
   private tracking = false;
+  private readonly evictionListeners: ((partnerId: string) => void)[] = [];
 
   constructor(signingKey: string, options: StoreOptions = {}) {
     this.meta = { seq: 0, signing_key: signingKey };
@@ -122,7 +130,7 @@ export class Store {
     this.register(this.customers, this.documents, this.biometricsSessions);
     this.register(this.webhookEndpoints, this.deliveries);
     this.register(this.creditOffers, this.simulations, this.loans, this.transactions);
-    this.register(this.requests);
+    this.register(this.requests, this.randomCounters);
     this.register(this.faultRules);
     this.register(this.snapshots);
   }
@@ -140,7 +148,14 @@ export class Store {
    * A rare control call, so a pass over each table is fine.
    */
   deletePartnerData(partnerId: string): number {
-    const kept: unknown[] = [this.partners, this.credentials, this.requests, this.snapshots];
+    // Random stream positions too: a stream drawn again from the start would repeat ids.
+    const kept: unknown[] = [
+      this.partners,
+      this.credentials,
+      this.requests,
+      this.snapshots,
+      this.randomCounters,
+    ];
     let removed = 0;
     for (const table of this.tables) {
       if (kept.includes(table)) continue;
@@ -166,10 +181,22 @@ export class Store {
     return { version: 1, meta: copyMeta(this.meta), tables };
   }
 
-  /** The seeded streams' draw counters, created on first use. */
-  randomCounters(): Record<string, number> {
+  /** Draws so far of a seeded random stream (`partner:<id>`, `server`, `named:<name>`). */
+  randomCounter(stream: string): number {
+    // A file written before partner streams became rows keeps them in the meta: read on from there.
+    return this.randomCounters.get(stream)?.draws ?? this.meta.random_counters?.[stream] ?? 0;
+  }
+
+  /** Sets a stream's position (a draw, or a snapshot restoring one partner's stream). */
+  setRandomCounter(stream: string, draws: number): void {
+    if (stream.startsWith(PARTNER_STREAM_PREFIX)) {
+      const row = { id: stream, partner_id: stream.slice(PARTNER_STREAM_PREFIX.length), draws };
+      if (this.randomCounters.get(stream)) this.randomCounters.replace(row);
+      else this.randomCounters.insert(row);
+      return;
+    }
     this.meta.random_counters ??= {};
-    return this.meta.random_counters;
+    this.meta.random_counters[stream] = draws;
   }
 
   restore(snapshot: Snapshot): void {
@@ -230,6 +257,12 @@ export class Store {
    */
   evictPartner(partnerId: string): void {
     for (const table of this.tables) table.evictPartner(partnerId);
+    for (const listener of this.evictionListeners) listener(partnerId);
+  }
+
+  /** Told when a partner is dropped from memory (live views of it end; its new owner serves them). */
+  onEvicted(listener: (partnerId: string) => void): void {
+    this.evictionListeners.push(listener);
   }
 
   /** The current rows of one persisted table (a compaction snapshots the store table by table). */

@@ -6,7 +6,11 @@ export interface StoreMeta {
   seq: number;
   /** Base64url HMAC key for access tokens; kept so tokens survive a restart. */
   signing_key: string;
-  /** Draws so far of each seeded random stream (`--seed`), so a restart continues them. */
+  /**
+   * Draws so far of the seeded random streams (`--seed`) that belong to no partner (the server's,
+   * request ids), so a restart continues them. A partner's stream is a row of the store's
+   * `randomCounters` (files written before keep theirs here, read on from there).
+   */
   random_counters?: Record<string, number>;
 }
 

@@ -21,14 +21,14 @@ export interface WorldSwapResult {
   abandoned: number;
 }
 
-/** The key of a partner's seeded stream in `store.meta.random_counters` (see lib/random-streams). */
+/** The name of a partner's seeded stream, whose position the store keeps (see lib/random-streams). */
 export function partnerStreamKey(partnerId: string): string {
   return `partner:${partnerId}`;
 }
 
 /** The partner's random-stream position to save: draws so far under `--seed`, else null. */
 export function randomDraws(store: Store, partnerId: string, seeded: boolean): number | null {
-  return seeded ? (store.randomCounters()[partnerStreamKey(partnerId)] ?? 0) : null;
+  return seeded ? store.randomCounter(partnerStreamKey(partnerId)) : null;
 }
 
 /**
@@ -73,7 +73,7 @@ export function putWorldInPlace(
     ? { offset_ms: partner.clock.offset_ms, frozen_at_ms: savedMs }
     : { offset_ms: savedMs - deps.realNow(), frozen_at_ms: null };
   store.partners.replace({ ...partner, clock });
-  if (deps.seeded) store.randomCounters()[partnerStreamKey(partnerId)] = world.random_draws ?? 0;
+  if (deps.seeded) store.setRandomCounter(partnerStreamKey(partnerId), world.random_draws ?? 0);
 
   const ctx = engine.context(partnerId);
   for (const status of ['queued', 'sending']) {

@@ -43,6 +43,8 @@ describe('serve --database (PostgreSQL as the store of record)', () => {
       '002_partner_leases.sql',
       '003_requests.sql',
       '005_fault_rules.sql',
+      '006_records_as_json.sql',
+      '007_random_counters.sql',
     ]);
     await Promise.all([a.close(), b.close()]);
     const pg = await import('pg');

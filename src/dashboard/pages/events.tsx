@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { eventView } from '../../api/sandbox-events.js';
 import { ALL_EVENT_PATTERNS, matchesPattern } from '../../engine/event-types.js';
+import type { DashboardApi } from '../api-client.js';
 import { Empty, Pager } from '../components.js';
 import { afterAction, type DashboardDeps, type DashboardEnv, render } from '../context.js';
 import { EventRow } from '../event-row.js';
@@ -12,6 +13,10 @@ import { problemPage } from './problem.js';
 
 /** Seconds between keep-alive comments on an idle stream (proxies close silent connections). */
 const KEEP_ALIVE_MS = 15_000;
+/** Events a reconnecting stream catches up on at most (those after its Last-Event-ID). */
+const CATCH_UP_LIMIT = 100;
+/** How soon a browser reconnects a broken stream (an instance stopped, the partner moved). */
+const RECONNECT_MS = 1000;
 
 /** Events: the partner's event log, newest first, live (Server-Sent Events), with Redeliver. */
 export function eventPages(app: Hono<DashboardEnv>, { deps, bus }: DashboardDeps) {
@@ -90,20 +95,41 @@ export function eventPages(app: Hono<DashboardEnv>, { deps, bus }: DashboardDeps
   app.get('/dashboard/events/stream', (c) => {
     const page = c.get('page');
     const type = ALL_EVENT_PATTERNS.find((p) => p === c.req.query('type')) ?? '*';
+    // A reconnecting EventSource names the last event it showed: catch up from there.
+    const lastEventId = c.req.header('last-event-id');
+    // Behind nginx: pass each event on at once instead of buffering the response.
+    c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
       const queue: ApiEvent[] = [];
       let wake: (() => void) | undefined;
-      const stop = bus.listen(page.partnerId, (event) => {
-        if (!matchesPattern(type, event.type)) return;
-        queue.push(eventView(event));
-        wake?.();
-      });
+      let moved = false;
+      const stop = bus.listen(
+        page.partnerId,
+        (event) => {
+          if (!matchesPattern(type, event.type)) return;
+          queue.push(eventView(event));
+          wake?.();
+        },
+        () => {
+          // The partner left this instance: end the stream; the browser reconnects to its owner.
+          moved = true;
+          wake?.();
+        },
+      );
       stream.onAbort(() => {
         stop();
         wake?.();
       });
+      await stream.write(`retry: ${RECONNECT_MS}\n\n`);
+      if (lastEventId) {
+        const missed = await eventsAfter(c.get('api'), type, lastEventId);
+        // Events the listener got while the catch-up was read are not sent twice.
+        const caught = new Set(missed.map((event) => event.id));
+        const live = queue.splice(0).filter((event) => !caught.has(event.id));
+        queue.push(...missed, ...live);
+      }
       try {
-        while (!stream.aborted) {
+        while (!stream.aborted && !moved) {
           const event = queue.shift();
           if (!event) {
             let timer: ReturnType<typeof setTimeout> | undefined;
@@ -113,7 +139,7 @@ export function eventPages(app: Hono<DashboardEnv>, { deps, bus }: DashboardDeps
             });
             clearTimeout(timer);
             wake = undefined;
-            if (queue.length === 0 && !stream.aborted) await stream.write(': keep-alive\n\n');
+            if (queue.length === 0 && !stream.aborted && !moved) await stream.write(': keep-alive\n\n');
             continue;
           }
           const now = deps.engine.clock(page.partnerId).nowMs();
@@ -141,4 +167,22 @@ export function eventPages(app: Hono<DashboardEnv>, { deps, bus }: DashboardDeps
         : `${id} redelivered to ${count} endpoint${count === 1 ? '' : 's'}.`,
     );
   });
+}
+
+/**
+ * The partner's events after `lastId`, oldest first (at most CATCH_UP_LIMIT): read through the API
+ * newest first until that id. An id not among them (too old, or of another sandbox) gives them all.
+ */
+async function eventsAfter(api: DashboardApi, type: string, lastId: string): Promise<ApiEvent[]> {
+  const result = await api.get<List<ApiEvent>>('/v3/sandbox/events', {
+    type: type === '*' ? undefined : type,
+    limit: CATCH_UP_LIMIT,
+  });
+  if (!result.ok) return [];
+  const newer: ApiEvent[] = [];
+  for (const event of result.body.data) {
+    if (event.id === lastId) break;
+    newer.push(event);
+  }
+  return newer.reverse();
 }

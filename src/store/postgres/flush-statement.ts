@@ -27,7 +27,7 @@ function ident(name: string): string {
  * One SQL statement for a whole flush, so a write costs one round trip and one implicit
  * transaction: the lease check (renew the leases of the partners written, take the lease of a
  * partner that has none), then per table its deletes by primary key and its upserts from one
- * jsonb array, each guarded by the check. All parts run in one snapshot; the lease rows stay
+ * json array, each guarded by the check. All parts run in one snapshot; the lease rows stay
  * locked until the statement commits, so a takeover waits for it and then loads what it wrote.
  */
 export function flushStatement(
@@ -72,7 +72,7 @@ export function flushStatement(
       ctes.push(
         `u${n} AS (INSERT INTO ${t} (id, partner_id, record)
            SELECT r->>'id', coalesce(r->>'partner_id', r->>'id'), r
-           FROM jsonb_array_elements(${param(storableJson(JSON.stringify(table.upserts)), 'jsonb')}) AS r
+           FROM json_array_elements(${param(storableJson(JSON.stringify(table.upserts)), 'json')}) AS r
            WHERE (SELECT ok FROM checked)
            ON CONFLICT (id) DO UPDATE SET partner_id = EXCLUDED.partner_id, record = EXCLUDED.record)`,
       );

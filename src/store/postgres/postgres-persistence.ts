@@ -70,13 +70,14 @@ export class PostgresPersistence implements Persistence {
   }
 
   /**
-   * The token-signing key every instance shares: the first instance to start stores a fresh one,
-   * the others (and restarts) read it, so a token from one instance is valid on all.
+   * The token-signing key every instance shares: the first instance to start stores its own (fresh,
+   * or derived from `--seed`), the others (and restarts) read it, so a token from one instance is
+   * valid on all.
    */
   async loadSigningKey(): Promise<void> {
     await this.pool.query(
       "INSERT INTO sandbox_meta (key, value) VALUES ('signing_key', $1::jsonb) ON CONFLICT (key) DO NOTHING",
-      [JSON.stringify(randomBytes(32).toString('base64url'))],
+      [JSON.stringify(this.store.meta.signing_key || randomBytes(32).toString('base64url'))],
     );
     const result = await this.pool.query<{ value: string }>(
       "SELECT value FROM sandbox_meta WHERE key = 'signing_key'",

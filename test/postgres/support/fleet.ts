@@ -9,7 +9,9 @@ export interface Instance {
   exited: Promise<number | null>;
 }
 
-const TSX = new URL('../../../node_modules/.bin/tsx', import.meta.url).pathname;
+// tsx as a loader of this very process, not the tsx command: that one runs the server in a child
+// process, so a kill -9 of it would leave the server running as an orphan.
+const TSX_LOADER = ['--import', 'tsx'];
 const MAIN = new URL('../../../src/cli/main.ts', import.meta.url).pathname;
 const BUILT = new URL('../../../dist/cli/main.js', import.meta.url).pathname;
 
@@ -29,7 +31,8 @@ export function startInstance(
 ): Promise<Instance> {
   const args = ['serve', '--port', '0', '--host', '127.0.0.1', '--clock', 'frozen', ...extraArgs];
   if (databaseUrl) args.push('--database', databaseUrl);
-  const child = spawn(options.built ? process.execPath : TSX, [options.built ? BUILT : MAIN, ...args], {
+  const entry = options.built ? [BUILT] : [...TSX_LOADER, MAIN];
+  const child = spawn(process.execPath, [...entry, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, DATABASE_URL: '', CREDIT_SANDBOX_CLIENT_ID: '', CREDIT_SANDBOX_CLIENT_SECRET: '' },
   });

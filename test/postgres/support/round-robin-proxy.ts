@@ -32,13 +32,18 @@ export async function startProxy(targets: () => string[]): Promise<RoundRobinPro
           (answer) => {
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);
+            // The target died mid-answer (a stream): break the client's connection too.
+            answer.on('aborted', () => res.destroy());
           },
         );
         out.on('error', (error: NodeJS.ErrnoException) => {
           if (error.code === 'ECONNREFUSED' && tries < list.length) return attempt(tries + 1);
-          if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+          if (res.headersSent) return void res.destroy();
+          res.writeHead(502, { 'content-type': 'text/plain' });
           res.end(`proxy: ${error.message}`);
         });
+        // The client went away (a page closed its live stream): stop the target's answer.
+        res.on('close', () => out.destroy());
         out.end(body);
       };
       attempt(1);
