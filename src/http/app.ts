@@ -15,6 +15,7 @@ import { sandboxDeliveryRoutes } from '../api/sandbox-deliveries.js';
 import { sandboxEventRoutes } from '../api/sandbox-events.js';
 import { sandboxKycRoutes } from '../api/sandbox-kyc.js';
 import { sandboxPartnerRoutes } from '../api/sandbox-partners.js';
+import { sandboxProviderStateRoutes } from '../api/sandbox-provider-states.js';
 import { sandboxRequestRoutes } from '../api/sandbox-requests.js';
 import { sandboxResetRoutes } from '../api/sandbox-reset.js';
 import { sandboxScenarioRoutes } from '../api/sandbox-scenarios.js';
@@ -66,6 +67,7 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   loanRoutes,
   sandboxCreditRoutes,
   sandboxScenarioRoutes,
+  sandboxProviderStateRoutes,
 ];
 
 /** Builds the whole sandbox as a Hono app; the node server only wires it to a port. */
