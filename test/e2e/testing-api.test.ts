@@ -1,0 +1,79 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, SandboxApiError, ScenarioFailedError, startSandbox } from '../../src/testing/index.js';
+import { FAILING_SCENARIO } from '../support/scenarios.js';
+
+// The in-process test API (`credit-sandbox/testing`), over a real socket, as a user's suite uses it.
+describe('startSandbox (credit-sandbox/testing)', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'testing-api-'));
+    writeFileSync(join(dir, 'expect-wrong-status.yaml'), FAILING_SCENARIO);
+    sandbox = await startSandbox({ seed: 'testing-api', startTime: '2026-03-02T12:00:00Z', scenarios: dir });
+  });
+  afterAll(async () => {
+    await sandbox.stop();
+  });
+
+  it('listens on a loopback port with the documented credential, the clock frozen at startTime', async () => {
+    expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v3$/);
+    expect(sandbox.url).toBe(sandbox.baseUrl.replace(/\/v3$/, ''));
+    expect(sandbox.clientId).toBe('cid_sandbox_default');
+    expect(await sandbox.token()).toMatch(/^svc_at_/);
+    const clock = await sandbox.api<{ now: string; frozen: boolean }>('GET', '/sandbox/clock');
+    expect(clock).toEqual({ now: '2026-03-02T12:00:00.000Z', frozen: true });
+    expect((await fetch(`${sandbox.url}/healthz`)).status).toBe(200);
+  });
+
+  it('runs a scenario and answers what it captured; advance moves the clock and its jobs', async () => {
+    const run = await sandbox.runScenario('loan-awaiting-signature', { amount: '2000.00' });
+    const loan = run.captured.loan as { id: string; status: string };
+    expect(loan.status).toBe('awaiting_signatures');
+    await sandbox.api('POST', `/sandbox/loans/${loan.id}/sign`);
+    const before = await sandbox.api<{ now: string }>('GET', '/sandbox/clock');
+    const after = await sandbox.advance('1d');
+    expect(Date.parse(after.now) - Date.parse(before.now)).toBe(86_400_000);
+    expect((await sandbox.api<{ status: string }>('GET', `/loans/${loan.id}`)).status).toBe('active');
+  });
+
+  it('throws ScenarioFailedError with the run when a step fails, SandboxApiError for a refused call', async () => {
+    const failed = await sandbox.runScenario('expect-wrong-status').catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(ScenarioFailedError);
+    expect((failed as ScenarioFailedError).run.failed_step?.name).toBe('the customer is still pending');
+    const refused = await sandbox.api('GET', '/loans/ln_nope').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SandboxApiError);
+    expect((refused as SandboxApiError).status).toBe(404);
+    expect((refused as SandboxApiError).problem.code).toBe('resource_not_found');
+  });
+
+  it('gives the same ids for the same seed: two sandboxes, one story', async () => {
+    const runs = [];
+    for (const _ of [1, 2]) {
+      const other = await startSandbox({ seed: 'same-seed', startTime: new Date('2026-05-04T10:00:00Z') });
+      try {
+        runs.push(
+          (await other.runScenario('active-customer')).captured.customer as { id: string; cpf: string },
+        );
+      } finally {
+        await other.stop();
+      }
+    }
+    expect(runs[0]).toEqual(runs[1]);
+  });
+
+  it('refuses a bad startTime and a broken scenario directory before listening', async () => {
+    await expect(startSandbox({ startTime: 'yesterday' })).rejects.toThrow(/startTime must be a Date/);
+    const dir = mkdtempSync(join(tmpdir(), 'testing-api-'));
+    writeFileSync(join(dir, 'broken.yaml'), 'name: broken\n');
+    await expect(startSandbox({ scenarios: dir })).rejects.toThrow(/broken\.yaml/);
+  });
+
+  it('stops: the port no longer answers, and a second stop is harmless', async () => {
+    const other = await startSandbox();
+    await other.stop();
+    await other.stop();
+    await expect(fetch(`${other.url}/healthz`)).rejects.toThrow();
+  });
+});
