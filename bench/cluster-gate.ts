@@ -2,11 +2,11 @@
 // process competing for the core): the same authenticated GETs through the app with and without
 // the gate, alternating rounds. Run on its own: `npx tsx bench/cluster-gate.ts`.
 import pg from 'pg';
+import { createApp } from '../src/app.js';
 import { Cluster } from '../src/cluster/cluster.js';
 import { Forwarder } from '../src/cluster/forward.js';
 import { clusterMiddleware } from '../src/cluster/middleware.js';
 import { RequestPartners } from '../src/cluster/request-partner.js';
-import { createApp } from '../src/http/app.js';
 import { PostgresPersistence } from '../src/store/postgres/postgres-persistence.js';
 import { createTestSandbox } from '../test/support/sandbox.js';
 

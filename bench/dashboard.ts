@@ -5,11 +5,11 @@
 
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { createApp } from '../src/app.js';
 import { createDeps } from '../src/deps.js';
 import { registerCustomer } from '../src/domain/customers/register-customer.js';
 import { createPartner } from '../src/domain/partners.js';
 import { generateCpf } from '../src/finance/cpf.js';
-import { createApp } from '../src/http/app.js';
 import { DEFAULT_CONFIG } from '../src/http/deps.js';
 import { sequentialIds } from '../src/lib/ids.js';
 import { memoryPersistence } from '../src/store/persistence.js';

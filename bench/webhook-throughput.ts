@@ -4,8 +4,8 @@
 // job -> dispatcher -> outcome recorded in the store).
 import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
-import { DEFAULT_PARTNER_ID, ensureDefaultPartner } from '../src/default-partner.js';
 import { createDeps } from '../src/deps.js';
+import { DEFAULT_PARTNER_ID, ensureDefaultPartner } from '../src/domain/default-partner.js';
 import { createPartner } from '../src/domain/partners.js';
 import { ALL_EVENT_TYPES, type EventType } from '../src/engine/event-types.js';
 import { DEFAULT_CONFIG } from '../src/http/deps.js';

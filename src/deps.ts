@@ -1,4 +1,6 @@
-import { DOMAIN_MODULES } from './domain/modules.js';
+import { creditModule } from './domain/credit/module.js';
+import { customersModule } from './domain/customers/module.js';
+import type { DomainModule } from './domain/modules.js';
 import { Engine } from './engine/engine.js';
 import { bankingCalendar } from './finance/business-days.js';
 import type { AppConfig, AppDeps, Logger } from './http/deps.js';
@@ -8,7 +10,11 @@ import { type RandomStreams, unseededStreams } from './lib/random-streams.js';
 import type { Persistence } from './store/persistence.js';
 import type { Store } from './store/store.js';
 import { createWebhookDelivery } from './webhooks/delivery-service.js';
+import { webhooksModule } from './webhooks/module.js';
 import type { WebhookSender } from './webhooks/sender.js';
+
+/** Every domain module, registered in this order when the engine is built. */
+const DOMAIN_MODULES: DomainModule[] = [webhooksModule, customersModule, creditModule];
 
 export interface BaseDeps {
   store: Store;

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
+import { createApp } from './app.js';
 import { type SharedMode, sharedMode } from './cluster/shared-mode.js';
-import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
 import { createDeps } from './deps.js';
-import type { Timings } from './domain/timings.js';
+import { type DefaultCredential, ensureDefaultPartner } from './domain/default-partner.js';
+import type { Timings } from './engine/timings.js';
 import { type AccessLogFormat, attachAccessLog } from './http/access-log.js';
-import { createApp } from './http/app.js';
 import {
   type ConnectionCap,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -17,6 +17,7 @@ import {
   slowClientServerOptions,
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
+import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { recordCounters, seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
@@ -92,7 +93,7 @@ export const consoleLogger: Logger = {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const seed = options.seed;
   const signingKey = seed === undefined ? randomBytes(32) : seededKey(seed, 'access-tokens');
-  const store = new Store(signingKey.toString('base64url'));
+  const store = new Store(signingKey.toString('base64url'), { showRequestAnswer: redactJsonText });
   const log = options.log ?? consoleLogger;
   const database = options.databaseUrl ? await openDatabase(options.databaseUrl, store) : undefined;
   const persistence =

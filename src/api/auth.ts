@@ -7,9 +7,9 @@ import {
   revokeCredential,
 } from '../domain/credentials.js';
 import { ApiError } from '../domain/errors.js';
+import { paginate } from '../domain/pagination.js';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
-import { paginate } from '../store/pagination.js';
 import { domainContext } from './context.js';
 import {
   CreateCredentialBody,

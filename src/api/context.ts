@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { DomainContext } from '../domain/context.js';
+import type { DomainContext } from '../engine/context.js';
 import type { AppDeps } from '../http/deps.js';
 import type { AppEnv } from '../http/env.js';
 

@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { notFound } from '../domain/errors.js';
+import { paginate } from '../domain/pagination.js';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
 import type { SortedIndex } from '../store/indexes.js';
-import { paginate } from '../store/pagination.js';
 import type { DeliveryRecord } from '../store/records.js';
 import { deliveryView, redeliver } from '../webhooks/deliveries.js';
 import { domainContext } from './context.js';

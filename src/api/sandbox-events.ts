@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { notFound } from '../domain/errors.js';
+import { paginate } from '../domain/pagination.js';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
-import { paginate } from '../store/pagination.js';
 import type { EventRecord } from '../store/records.js';
 import { COMMON_ERRORS, json, listOf, PageQuery, problemResponses } from './schemas/common.js';
 import { EventPattern, EventSchema } from './schemas/events.js';

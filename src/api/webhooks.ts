@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
+import { paginate } from '../domain/pagination.js';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
-import { paginate } from '../store/pagination.js';
 import { deleteEndpoint } from '../webhooks/delete-endpoint.js';
 import {
   createEndpoint,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../default-partner.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../domain/default-partner.js';
 import { ApiCallError, SandboxClient, UnreachableError } from './client.js';
+import { FailedError, UsageError } from './errors.js';
 import { sandboxBaseUrl } from './urls.js';
 
 /** Exit codes CI can rely on. */
@@ -12,15 +13,7 @@ export const EXIT = {
   usage: 2,
 } as const;
 
-/** The command line is wrong: exit 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-/** Something the user asked for did not happen (a failed scenario, a missing event): exit 1. */
-export class FailedError extends Error {
-  override name = 'FailedError';
-}
+export { FailedError, UsageError } from './errors.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../default-partner.js';
-import { parseTimings, type Timings } from '../domain/timings.js';
+import { DEFAULT_PARTNER_ID, defaultCredentialFromEnv } from '../domain/default-partner.js';
+import { parseTimings, type Timings } from '../engine/timings.js';
 import { BRAZILIAN_STATES } from '../finance/business-days.js';
 import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../http/access-log.js';
 import {

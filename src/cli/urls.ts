@@ -1,4 +1,4 @@
-import { UsageError } from './context.js';
+import { UsageError } from './errors.js';
 
 /**
  * The sandbox base URL from `--url` / CREDIT_SANDBOX_URL. Both `http://host:8080` and the

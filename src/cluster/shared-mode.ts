@@ -1,4 +1,8 @@
-import { DEFAULT_PARTNER_ID, type DefaultCredential, ensureDefaultPartner } from '../default-partner.js';
+import {
+  DEFAULT_PARTNER_ID,
+  type DefaultCredential,
+  ensureDefaultPartner,
+} from '../domain/default-partner.js';
 import { ApiError } from '../domain/errors.js';
 import type { AppDeps } from '../http/deps.js';
 import type { PostgresPersistence } from '../store/postgres/postgres-persistence.js';

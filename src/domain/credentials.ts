@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { CoreContext } from '../engine/context.js';
 import type { CredentialRecord } from '../store/records.js';
-import type { CoreContext } from './context.js';
 import { ApiError, notFound } from './errors.js';
 
 /** Sandbox client secrets carry this prefix, as the real service's sandbox secrets do. */

@@ -1,12 +1,9 @@
 import type { Engine } from '../engine/engine.js';
-import { webhooksModule } from '../webhooks/module.js';
-import { creditModule } from './credit/module.js';
-import { customersModule } from './customers/module.js';
 
 /**
  * A domain module plugs its automatic moves into the engine: job handlers (`engine.handle`) and
- * reactions to other modules' events (`engine.onEvent`). Listed once here; `createDeps` registers
- * them all.
+ * reactions to other modules' events (`engine.onEvent`). The composition root (`deps.ts`) lists
+ * them and registers them all; this file imports none of them, so no module imports its registry.
  */
 export interface DomainModule {
   name: string;
@@ -18,5 +15,3 @@ export interface DomainModule {
 export interface ModuleSettings {
   readonly publicUrl: string;
 }
-
-export const DOMAIN_MODULES: DomainModule[] = [webhooksModule, customersModule, creditModule];

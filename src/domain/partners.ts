@@ -1,4 +1,5 @@
-import { type Clock, clockOf, initialClock } from '../engine/clock.js';
+import { initialClock } from '../engine/clock.js';
+import { partnerClock } from '../engine/partner-clock.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { RandomStreams } from '../lib/random-streams.js';
 import type { CredentialRecord, PartnerRecord } from '../store/records.js';
@@ -26,14 +27,7 @@ export interface PartnerSources {
   config?: { startTimeMs?: number | undefined };
 }
 
-/** A partner's clock, following its stored state. */
-export function partnerClock(sources: Pick<PartnerSources, 'store' | 'realNow'>, partnerId: string): Clock {
-  return clockOf(() => {
-    const partner = sources.store.partners.get(partnerId);
-    if (!partner) throw new Error(`unknown partner ${partnerId}`);
-    return partner.clock;
-  }, sources.realNow);
-}
+export { partnerClock };
 
 /** Creates an isolated partner (workspace) with its first credential. */
 export function createPartner(

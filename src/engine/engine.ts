@@ -1,8 +1,5 @@
-import type { DomainContext, JobHandler } from '../domain/context.js';
-import { ApiError } from '../domain/errors.js';
-import { partnerClock } from '../domain/partners.js';
-import { DEFAULT_TIMINGS, type Timings } from '../domain/timings.js';
 import { type BankingCalendar, bankingCalendar } from '../finance/business-days.js';
+import { CodedError } from '../lib/coded-error.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { Random, RandomSource } from '../lib/random.js';
 import { type RandomStream, type RandomStreams, unseededStreams } from '../lib/random-streams.js';
@@ -10,8 +7,11 @@ import type { Persistence } from '../store/persistence.js';
 import type { EventRecord, JsonObject } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { type Clock, clockReading, fixedClock, frozen, initialClock, movedTo, resumed } from './clock.js';
+import type { DomainContext, JobHandler } from './context.js';
 import type { EventType } from './event-types.js';
+import { partnerClock } from './partner-clock.js';
 import { Scheduler } from './scheduler.js';
+import { DEFAULT_TIMINGS, type Timings } from './timings.js';
 
 export interface EngineDeps {
   store: Store;
@@ -219,17 +219,17 @@ export class Engine {
   advance(partnerId: string, targetMs: number): ClockView {
     const now = clockReading(this.partner(partnerId).clock, this.deps.realNow());
     if (targetMs < now) {
-      throw new ApiError(
+      throw new CodedError(
         'clock_backwards',
         `Cannot move the clock back from ${new Date(now).toISOString()} to ${new Date(targetMs).toISOString()}. Clocks only move forward.`,
-        { param: 'to' },
+        'to',
       );
     }
     if (targetMs - now > MAX_ADVANCE_MS) {
-      throw new ApiError(
+      throw new CodedError(
         'clock_jump_too_large',
         `One advance moves the clock at most ${MAX_ADVANCE_MS / DAY_MS} days; ${new Date(targetMs).toISOString()} is further. Advance in steps.`,
-        { param: 'by' },
+        'by',
       );
     }
     this.scheduler.runDue(partnerId, targetMs);

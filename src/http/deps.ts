@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { DEFAULT_TIMINGS, type Timings } from '../domain/timings.js';
 import type { Engine } from '../engine/engine.js';
+import { DEFAULT_TIMINGS, type Timings } from '../engine/timings.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { RandomStreams } from '../lib/random-streams.js';
 import type { Persistence } from '../store/persistence.js';

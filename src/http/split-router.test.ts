@@ -1,7 +1,7 @@
 import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { describe, expect, it } from 'vitest';
 import { createTestSandbox } from '../../test/support/sandbox.js';
-import { KYC_CONTROL_PREFIX } from './app.js';
+import { KYC_CONTROL_PREFIX } from '../app.js';
 
 describe('routing', () => {
   it('keeps every route outside the KYC control prefix in a RegExpRouter (the fast one)', () => {

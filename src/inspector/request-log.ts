@@ -1,5 +1,5 @@
 import { notFound } from '../domain/errors.js';
-import { invalidCursor, type Page } from '../store/pagination.js';
+import { invalidCursor, type Page } from '../domain/pagination.js';
 import type { RequestRecord } from '../store/request-records.js';
 import type { Store } from '../store/store.js';
 

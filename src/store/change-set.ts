@@ -1,10 +1,6 @@
-import type { StoreMeta } from './store.js';
+import type { StoreMeta, TableChanges } from './types.js';
 
-/** The rows one table gained, changed or lost since the last flush (latest version of each). */
-export interface TableChanges {
-  upserts: { id: string }[];
-  deletes: string[];
-}
+export type { TableChanges } from './types.js';
 
 /**
  * What changed in the store since the last flush: per table, the current version of every row

@@ -1,5 +1,5 @@
 import type { RowOrder } from './indexes.js';
-import type { TableIndex } from './table.js';
+import type { TableIndex } from './types.js';
 
 interface Group<T> {
   /** Binary min-heap by `order`; may still hold removed rows until they reach the top. */

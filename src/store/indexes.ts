@@ -1,4 +1,4 @@
-import type { TableIndex } from './table.js';
+import type { TableIndex } from './types.js';
 
 /** Maps a unique key (e.g. partner + external id) to one row. Rows whose key is undefined are skipped. */
 export class UniqueIndex<T> implements TableIndex<T> {

@@ -1,5 +1,4 @@
-import { redactJsonText } from '../inspector/redact.js';
-import type { ChangeSet, TableChanges } from './change-set.js';
+import type { ChangeSet } from './change-set.js';
 import { creditOfferIndexes, loanIndexes, transactionIndexes } from './credit-indexes.js';
 import { biometricsSessionIndexes, customerIndexes } from './customer-indexes.js';
 import { HeapIndex } from './heap-index.js';
@@ -21,7 +20,9 @@ import type {
   WebhookEndpointRecord,
 } from './records.js';
 import { RequestLogTable } from './request-log-table.js';
+import type { AnswerFilter } from './request-ring.js';
 import { type PersistedTable, Table } from './table.js';
+import type { StoreMeta, TableChanges } from './types.js';
 import { deliveryIndexes, webhookEndpointIndexes } from './webhook-indexes.js';
 
 /** Everything the store persists, as written to `--data FILE`. */
@@ -31,12 +32,11 @@ export interface Snapshot {
   tables: Record<string, unknown[]>;
 }
 
-export interface StoreMeta {
-  seq: number;
-  /** Base64url HMAC key for access tokens; kept so tokens survive a restart. */
-  signing_key: string;
-  /** Draws so far of each seeded random stream (`--seed`), so a restart continues them. */
-  random_counters?: Record<string, number>;
+export type { StoreMeta } from './types.js';
+
+export interface StoreOptions {
+  /** How a logged answer is shown once it leaves the request log (the inspector's redaction). */
+  showRequestAnswer?: AnswerFilter | undefined;
 }
 
 /** In-memory tables with the indexes the queries need. */
@@ -93,15 +93,20 @@ export class Store {
   readonly deliveries = new Table<DeliveryRecord>('webhook_deliveries');
   readonly deliveryIdx = deliveryIndexes(this.deliveries);
 
-  /** The request inspector's ring of recent requests per partner; answers are shown redacted. */
-  readonly requests = new RequestLogTable({ showAnswer: redactJsonText });
+  /**
+   * The request inspector's ring of recent requests per partner. Answers are kept as sent and
+   * passed through `showRequestAnswer` (the inspector's redaction, given by the composition root)
+   * wherever an entry leaves the log: reads, change sets, snapshots.
+   */
+  readonly requests: RequestLogTable;
 
   /** Tables in the order they are written and restored. */
   private readonly tables: PersistedTable[] = [];
   private tracking = false;
 
-  constructor(signingKey: string) {
+  constructor(signingKey: string, options: StoreOptions = {}) {
     this.meta = { seq: 0, signing_key: signingKey };
+    this.requests = new RequestLogTable({ showAnswer: options.showRequestAnswer });
     this.register(this.partners, this.credentials, this.idempotency, this.events, this.jobs);
     this.register(this.customers, this.documents, this.biometricsSessions);
     this.register(this.webhookEndpoints, this.deliveries);

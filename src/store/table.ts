@@ -1,15 +1,6 @@
-import type { TableChanges } from './change-set.js';
+import type { TableChanges, TableIndex } from './types.js';
 
-/** A secondary index kept in step with a table: told of every row added and removed. */
-export interface TableIndex<T> {
-  add(row: T): void;
-  remove(row: T): void;
-  /** Optional fast path for `replace`: swap in the new version (defaults to remove + add). */
-  replace?(old: T, row: T): void;
-  /** Optional fast path for adding many rows at once (restores; defaults to `add` each). */
-  addAll?(rows: readonly T[]): void;
-  clear(): void;
-}
+export type { TableIndex } from './types.js';
 
 /** What the store asks of every table it persists (rows keyed by `id`, owned by a partner). */
 export interface PersistedTable {

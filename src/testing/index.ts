@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../default-partner.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../domain/default-partner.js';
 import { scenarioCatalog } from '../engine/scenarios/catalog.js';
 import { startServer } from '../server.js';
 import { SandboxApiError, ScenarioFailedError, sandboxClient } from './client.js';

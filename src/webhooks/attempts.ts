@@ -1,4 +1,4 @@
-import type { CoreContext, DomainContext } from '../domain/context.js';
+import type { CoreContext, DomainContext } from '../engine/context.js';
 import type { DeliveryRecord } from '../store/records.js';
 import { chaosAct, drawAttemptChaos } from './chaos.js';
 import { ATTEMPT_JOB, createDelivery, deliveryPayload } from './deliveries.js';

@@ -1,6 +1,6 @@
-import type { DomainContext } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
 import { parseDuration } from '../engine/clock.js';
+import type { DomainContext } from '../engine/context.js';
 import type {
   ChaosActRecord,
   ChaosSettings,

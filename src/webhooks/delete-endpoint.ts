@@ -1,4 +1,4 @@
-import type { DomainContext } from '../domain/context.js';
+import type { DomainContext } from '../engine/context.js';
 import { cancelPendingDeliveries } from './deliveries.js';
 import { getEndpoint } from './endpoints.js';
 

@@ -1,5 +1,5 @@
-import type { DomainContext } from '../domain/context.js';
 import { ApiError, notFound } from '../domain/errors.js';
+import type { DomainContext } from '../engine/context.js';
 import { matchesAny } from '../engine/event-types.js';
 import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from '../store/records.js';
 import { chaosAct, firstAttemptDue } from './chaos.js';

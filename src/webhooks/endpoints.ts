@@ -1,5 +1,5 @@
-import type { CoreContext } from '../domain/context.js';
 import { ApiError, notFound } from '../domain/errors.js';
+import type { CoreContext } from '../engine/context.js';
 import type { WebhookEndpointRecord, WebhookEndpointStatus } from '../store/records.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { checkEventPatterns } from './event-patterns.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import { generateCpf } from '../../src/finance/cpf.js';
 import type { RunningServer } from '../../src/server.js';
 import { exitOf, runCli, spawnCli, startTestServer, waitForLine } from '../support/cli.js';

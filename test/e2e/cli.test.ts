@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import type { RunningServer } from '../../src/server.js';
 import { exitOf, runCli, spawnCli, startTestServer, waitForLine } from '../support/cli.js';
 import { FAILING_SCENARIO, RUNNABLE_SCENARIOS } from '../support/scenarios.js';

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_PARTNER_ID } from '../../src/default-partner.js';
+import {
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  DEFAULT_PARTNER_ID,
+} from '../../src/domain/default-partner.js';
 import { scenarioRunLog } from '../../src/engine/scenarios/run-log.js';
 import {
   activeCustomer,

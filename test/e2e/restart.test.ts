@@ -2,7 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, ensureDefaultPartner } from '../../src/default-partner.js';
+import {
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  ensureDefaultPartner,
+} from '../../src/domain/default-partner.js';
 import { Store } from '../../src/store/store.js';
 import { openJournal } from '../support/journal.js';
 import { createTestSandbox } from '../support/sandbox.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTimings } from '../../src/domain/timings.js';
+import { parseTimings } from '../../src/engine/timings.js';
 import {
   activeCustomer,
   createLoan,

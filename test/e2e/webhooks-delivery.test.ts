@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PARTNER_ID } from '../../src/default-partner.js';
+import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
 import { type Snapshot, Store } from '../../src/store/store.js';
 import type { TestSandbox } from '../support/sandbox.js';
 import { newPartnerToken } from '../support/sandbox.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PARTNER_ID } from '../../src/default-partner.js';
+import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
 import { DEFAULT_PARTNER_CONCURRENCY } from '../../src/webhooks/dispatcher.js';
 import { newPartnerToken, type TestSandbox } from '../support/sandbox.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PARTNER_ID } from '../../src/default-partner.js';
+import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
 import { matchesAny } from '../../src/engine/event-types.js';
 import type { OutgoingWebhook, ReceiverAnswer } from '../../src/webhooks/sender.js';
 import { MAGIC_CPF, TIER_CPF } from '../support/credit.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PARTNER_ID } from '../../src/default-partner.js';
+import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
 import { createTestSandbox } from '../support/sandbox.js';
 
 const DAY = 86_400_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/default-partner.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { createCustomer } from '../support/customers.js';
 import { freshDatabase, query } from './support/database.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_PARTNER_ID } from '../../src/default-partner.js';
+import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
 import type { EventType } from '../../src/engine/event-types.js';
 import type { AppConfig } from '../../src/http/deps.js';
 import type { EventRecord, JsonObject } from '../../src/store/records.js';

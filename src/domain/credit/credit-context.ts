@@ -1,5 +1,5 @@
+import type { DomainContext } from '../../engine/context.js';
 import type { IsoDate } from '../../finance/index.js';
-import type { DomainContext } from '../context.js';
 
 /**
  * A domain context plus the sandbox's public URL, which the loan views need for `signing_url`.

@@ -1,6 +1,6 @@
+import type { DomainContext } from '../../engine/context.js';
 import { FinanceDecimal, isMoneyString, toDecimal } from '../../finance/index.js';
 import type { CreditOfferRecord } from '../../store/records.js';
-import type { DomainContext } from '../context.js';
 import { ApiError, type FieldError } from '../errors.js';
 import { magicBehaviour } from '../magic-profiles.js';
 import { findCustomer } from './customers.js';

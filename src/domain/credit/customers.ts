@@ -1,5 +1,5 @@
+import type { CoreContext } from '../../engine/context.js';
 import type { CustomerRecord } from '../../store/records.js';
-import type { CoreContext } from '../context.js';
 import { ApiError } from '../errors.js';
 
 /** The partner's customer with this id, or a 404 (another partner's id is not found either). */

@@ -1,5 +1,5 @@
+import type { DomainContext } from '../../engine/context.js';
 import type { JsonObject, LoanRecord } from '../../store/records.js';
-import type { DomainContext } from '../context.js';
 import { ApiError, type FieldError } from '../errors.js';
 import { signingUrl } from './contract-ids.js';
 import type { CreditContext } from './credit-context.js';

@@ -1,6 +1,6 @@
 import { fixedClock } from '../../engine/clock.js';
+import type { DomainContext } from '../../engine/context.js';
 import type { Engine } from '../../engine/engine.js';
-import type { DomainContext } from '../context.js';
 import type { DomainModule, ModuleSettings } from '../modules.js';
 import { creditContext } from './credit-context.js';
 import { runInstallmentOverdue, runMagicPayment } from './installment-jobs.js';

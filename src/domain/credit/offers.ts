@@ -1,5 +1,5 @@
+import type { DomainContext } from '../../engine/context.js';
 import type { CreditOfferRecord, CustomerRecord } from '../../store/records.js';
-import type { DomainContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { magicBehaviour } from '../magic-profiles.js';
 import { CREDIT_JOBS } from './jobs.js';

@@ -1,7 +1,7 @@
+import type { DomainContext } from '../../engine/context.js';
 import type { SortedIndex } from '../../store/indexes.js';
-import { type Page, paginate } from '../../store/pagination.js';
 import type { CreditOfferRecord, LoanRecord, TransactionRecord } from '../../store/records.js';
-import type { DomainContext } from '../context.js';
+import { type Page, paginate } from '../pagination.js';
 import { findCustomer } from './customers.js';
 import { findLoan } from './loans.js';
 

@@ -1,3 +1,4 @@
+import type { DomainContext } from '../../engine/context.js';
 import {
   addDays,
   FinanceDecimal,
@@ -7,7 +8,6 @@ import {
   toDecimal,
 } from '../../finance/index.js';
 import type { CreditOfferRecord, SimulationRecord } from '../../store/records.js';
-import type { DomainContext } from '../context.js';
 import { ApiError, type FieldError } from '../errors.js';
 import { magicBehaviour } from '../magic-profiles.js';
 import { clockDate } from './credit-context.js';

@@ -1,6 +1,6 @@
 /**
  * Fixed facts of the credit calendar. The lifecycle's delays (offer validity and renewal, contract,
- * signature request, disbursement) are in `src/domain/timings.ts`, configurable with `--timings`.
+ * signature request, disbursement) are in `src/engine/timings.ts`, configurable with `--timings`.
  */
 
 /** Milliseconds of a calendar day, for date arithmetic on the clock. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { DomainContext } from '../../engine/context.js';
 import type { BiometricsSessionRecord, CustomerRecord, KycItemRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
-import type { DomainContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { getCustomer, moveKycItem } from './kyc-progress.js';
 import { BIOMETRICS_TYPE } from './requirements.js';

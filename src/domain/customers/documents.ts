@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { DomainContext } from '../../engine/context.js';
 import type { CustomerRecord, DocumentRecord } from '../../store/records.js';
-import type { DomainContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { sniffDocumentType } from './file-signature.js';
 import { getCustomer, moveKycItem } from './kyc-progress.js';

@@ -1,5 +1,5 @@
+import type { DomainContext } from '../../engine/context.js';
 import type { CustomerRecord, CustomerStatus, KycItemRecord } from '../../store/records.js';
-import type { DomainContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { type CustomerEvent, impliedCustomerEvent, nextCustomerStatus } from './customer-machine.js';
 import { kycUpdatedEventData, statusEventData } from './customer-view.js';

@@ -1,5 +1,5 @@
+import type { DomainContext } from '../../engine/context.js';
 import type { CustomerRecord, JsonObject } from '../../store/records.js';
-import type { DomainContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { magicBehaviour } from '../magic-profiles.js';
 import { activateIfApproved, commitKyc, getCustomer, moveKycItem } from './kyc-progress.js';

@@ -1,10 +1,10 @@
 import { normalizeCpf } from '../../finance/cpf.js';
 import { CUSTOMER_ORDERS, type CustomerSort } from '../../store/customer-indexes.js';
 import { SortedIndex } from '../../store/indexes.js';
-import { type Page, paginate, type SortOrder } from '../../store/pagination.js';
 import type { CustomerRecord, CustomerStatus } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import { ApiError } from '../errors.js';
+import { type Page, paginate, type SortOrder } from '../pagination.js';
 
 export interface CustomerListQuery {
   sort: CustomerSort;

@@ -1,5 +1,5 @@
+import type { DomainContext } from '../../engine/context.js';
 import type { CustomerRecord } from '../../store/records.js';
-import type { DomainContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { createdEventData } from './customer-view.js';
 import { initialKyc } from './requirements.js';

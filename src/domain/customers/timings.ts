@@ -1,6 +1,6 @@
 /**
  * Limits of the customer/KYC flow. Its delays (document review, KYC review, biometrics session)
- * are in `src/domain/timings.ts`, configurable with `--timings`.
+ * are in `src/engine/timings.ts`, configurable with `--timings`.
  */
 
 /** Largest accepted KYC document: 10 MiB. */

@@ -1,5 +1,5 @@
+import type { DomainContext } from '../../engine/context.js';
 import type { CustomerRecord } from '../../store/records.js';
-import type { DomainContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { commitKyc, getCustomer, moveKycItem, retireItemDocument } from './kyc-progress.js';
 import { ccmeiItem, type DataField } from './requirements.js';

@@ -1,4 +1,3 @@
-import type { ScenarioProblem } from './load.js';
 import type { Scenario } from './types.js';
 
 /**
@@ -17,9 +16,11 @@ export function providerStateIndex(scenarios: ReadonlyMap<string, Scenario>): Ma
 }
 
 /** A state declared by two scenarios would be ambiguous: one problem per clash (load fails). */
-export function providerStateClashes(scenarios: ReadonlyMap<string, Scenario>): ScenarioProblem[] {
+export function providerStateClashes(
+  scenarios: ReadonlyMap<string, Scenario>,
+): { file: string; message: string }[] {
   const owner = new Map<string, Scenario>();
-  const problems: ScenarioProblem[] = [];
+  const problems: { file: string; message: string }[] = [];
   for (const scenario of scenarios.values()) {
     for (const state of scenario.providerStates) {
       const first = owner.get(state);

@@ -1,5 +1,5 @@
-import { ApiError } from '../domain/errors.js';
-import type { SortedIndex } from './indexes.js';
+import type { SortedIndex } from '../store/indexes.js';
+import { ApiError } from './errors.js';
 
 export type SortOrder = 'asc' | 'desc';
 

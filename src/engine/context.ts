@@ -1,10 +1,10 @@
-import type { Clock } from '../engine/clock.js';
-import type { EventType } from '../engine/event-types.js';
 import type { BankingCalendar } from '../finance/business-days.js';
 import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { Random } from '../lib/random.js';
 import type { EventRecord, JobRecord, JsonObject } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import type { Clock } from './clock.js';
+import type { EventType } from './event-types.js';
 import type { Timings } from './timings.js';
 
 /**

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../domain/errors.js';
-import { byField, SortedIndex } from './indexes.js';
+import { byField, SortedIndex } from '../store/indexes.js';
+import { Table } from '../store/table.js';
+import { ApiError } from './errors.js';
 import { paginate } from './pagination.js';
-import { Table } from './table.js';
 
 interface Row {
   id: string;

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { CustomerCreatedData, CustomerKycUpdatedData, CustomerStatusData } from '../../api/schemas/events.js';
-import type { AppEnv } from '../env.js';
+import type { AppEnv } from '../../http/env.js';
+import { CustomerCreatedData, CustomerKycUpdatedData, CustomerStatusData } from '../schemas/events.js';
 import { contractExamples } from './contract-examples.js';
 import { exampleFor } from './field-examples.js';
 import { problemExample } from './problem-examples.js';

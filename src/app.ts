@@ -1,46 +1,47 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { authRoutes } from '../api/auth.js';
-import { creditOfferRoutes } from '../api/credit-offers.js';
-import { customerBiometricsRoutes } from '../api/customer-biometrics.js';
-import { customerDocumentRoutes } from '../api/customer-documents.js';
-import { customerRoutes } from '../api/customers.js';
-import { loanRoutes } from '../api/loans.js';
-import { sandboxCalendarRoutes } from '../api/sandbox-calendar.js';
-import { sandboxChaosRoutes } from '../api/sandbox-chaos.js';
-import { sandboxClockRoutes } from '../api/sandbox-clock.js';
-import { sandboxCreditRoutes } from '../api/sandbox-credit.js';
-import { sandboxDeliveryRoutes } from '../api/sandbox-deliveries.js';
-import { sandboxEventRoutes } from '../api/sandbox-events.js';
-import { sandboxKycRoutes } from '../api/sandbox-kyc.js';
-import { sandboxPartnerRoutes } from '../api/sandbox-partners.js';
-import { sandboxProviderStateRoutes } from '../api/sandbox-provider-states.js';
-import { sandboxRequestRoutes } from '../api/sandbox-requests.js';
-import { sandboxResetRoutes } from '../api/sandbox-reset.js';
-import { sandboxScenarioRoutes } from '../api/sandbox-scenarios.js';
-import { webhookEndpointRoutes } from '../api/webhooks.js';
-import { dashboardRoutes } from '../dashboard/routes.js';
-import { ApiError } from '../domain/errors.js';
-import type { AppDeps } from './deps.js';
-import { docsRoutes } from './docs.js';
-import type { AppEnv } from './env.js';
-import { hostedBiometricsRoutes } from './hosted-biometrics.js';
-import { RouteTable } from './method-not-allowed.js';
-import { authenticate } from './middleware/authenticate.js';
-import { durable } from './middleware/durable.js';
-import { IDEMPOTENT_POSTS, idempotency } from './middleware/idempotency.js';
-import { rateLimit } from './middleware/rate-limit.js';
-import { requestLog } from './middleware/request-log.js';
-import { wellFormedText } from './middleware/well-formed-text.js';
-import { buildOpenApiDocument } from './openapi/document.js';
-import { problemResponse } from './problem.js';
-import type { createRouter } from './router.js';
-import { registerSelfFetch } from './self-fetch.js';
-import { signingPageRoutes } from './signing-page.js';
-import { SplitRouter } from './split-router.js';
+import { authRoutes } from './api/auth.js';
+import { creditOfferRoutes } from './api/credit-offers.js';
+import { customerBiometricsRoutes } from './api/customer-biometrics.js';
+import { customerDocumentRoutes } from './api/customer-documents.js';
+import { customerRoutes } from './api/customers.js';
+import { loanRoutes } from './api/loans.js';
+import { buildOpenApiDocument } from './api/openapi/document.js';
+import { sandboxCalendarRoutes } from './api/sandbox-calendar.js';
+import { sandboxChaosRoutes } from './api/sandbox-chaos.js';
+import { sandboxClockRoutes } from './api/sandbox-clock.js';
+import { sandboxCreditRoutes } from './api/sandbox-credit.js';
+import { sandboxDeliveryRoutes } from './api/sandbox-deliveries.js';
+import { sandboxEventRoutes } from './api/sandbox-events.js';
+import { sandboxKycRoutes } from './api/sandbox-kyc.js';
+import { sandboxPartnerRoutes } from './api/sandbox-partners.js';
+import { sandboxProviderStateRoutes } from './api/sandbox-provider-states.js';
+import { sandboxRequestRoutes } from './api/sandbox-requests.js';
+import { sandboxResetRoutes } from './api/sandbox-reset.js';
+import { sandboxScenarioRoutes } from './api/sandbox-scenarios.js';
+import { webhookEndpointRoutes } from './api/webhooks.js';
+import { dashboardRoutes } from './dashboard/routes.js';
+import { ApiError, ERROR_CATALOG, type ErrorCode } from './domain/errors.js';
+import type { AppDeps } from './http/deps.js';
+import { docsRoutes } from './http/docs.js';
+import type { AppEnv } from './http/env.js';
+import { hostedBiometricsRoutes } from './http/hosted-biometrics.js';
+import { RouteTable } from './http/method-not-allowed.js';
+import { authenticate } from './http/middleware/authenticate.js';
+import { durable } from './http/middleware/durable.js';
+import { IDEMPOTENT_POSTS, idempotency } from './http/middleware/idempotency.js';
+import { rateLimit } from './http/middleware/rate-limit.js';
+import { requestLog } from './http/middleware/request-log.js';
+import { wellFormedText } from './http/middleware/well-formed-text.js';
+import { problemResponse } from './http/problem.js';
+import type { createRouter } from './http/router.js';
+import { registerSelfFetch } from './http/self-fetch.js';
+import { signingPageRoutes } from './http/signing-page.js';
+import { SplitRouter } from './http/split-router.js';
+import { CodedError } from './lib/coded-error.js';
 
-export { API_VERSION } from './openapi/document.js';
+export { API_VERSION } from './api/openapi/document.js';
 /** Largest request body accepted anywhere; endpoints may set lower limits of their own. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -173,6 +174,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 /** Maps anything thrown to a problem; unexpected errors are logged and answer 500. */
 function toApiError(error: unknown, deps: AppDeps): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof CodedError && error.code in ERROR_CATALOG) {
+    return new ApiError(error.code as ErrorCode, error.message, { param: error.param });
+  }
   if (error instanceof HTTPException) {
     if (error.status === 400 && /json/i.test(error.message)) {
       return new ApiError('malformed_json', 'The request body is not valid JSON.', { param: 'body' });

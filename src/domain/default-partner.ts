@@ -1,5 +1,5 @@
-import { hashSecret, issueCredential, SECRET_PREFIX } from './domain/credentials.js';
-import { createPartner, type PartnerSources, partnerClock } from './domain/partners.js';
+import { hashSecret, issueCredential, SECRET_PREFIX } from './credentials.js';
+import { createPartner, type PartnerSources, partnerClock } from './partners.js';
 
 export const DEFAULT_PARTNER_ID = 'ptn_default';
 /** Well-known credential of the default partner when the environment names none (printed at start-up). */

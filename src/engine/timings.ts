@@ -1,4 +1,4 @@
-import { parseDuration } from '../engine/clock.js';
+import { parseDuration } from './clock.js';
 
 /**
  * Every automatic delay of the partner worlds, on the partner clock. DESIGN's defaults; each one

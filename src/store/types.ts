@@ -1,0 +1,28 @@
+// Types that several files of the store share. This file imports nothing, so the store's rooms
+// can all depend on it without an import circle (store ↔ change-set ↔ table ↔ indexes).
+
+/** The store's own bookkeeping, persisted beside the tables. */
+export interface StoreMeta {
+  seq: number;
+  /** Base64url HMAC key for access tokens; kept so tokens survive a restart. */
+  signing_key: string;
+  /** Draws so far of each seeded random stream (`--seed`), so a restart continues them. */
+  random_counters?: Record<string, number>;
+}
+
+/** The rows one table gained, changed or lost since the last flush (latest version of each). */
+export interface TableChanges {
+  upserts: { id: string }[];
+  deletes: string[];
+}
+
+/** A secondary index kept in step with a table: told of every row added and removed. */
+export interface TableIndex<T> {
+  add(row: T): void;
+  remove(row: T): void;
+  /** Optional fast path for `replace`: swap in the new version (defaults to remove + add). */
+  replace?(old: T, row: T): void;
+  /** Optional fast path for adding many rows at once (restores; defaults to `add` each). */
+  addAll?(rows: readonly T[]): void;
+  clear(): void;
+}
