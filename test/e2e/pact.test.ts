@@ -44,7 +44,7 @@ function verifier(consumer: string) {
     pactUrls: [join(pactDir, `${consumer}-credit-sandbox.json`)],
     providerStatesSetupUrl: stateUrl.toString(),
     // A fresh token for every replayed request: each state moved the partner clock.
-    requestFilter: (req, _res, next) => {
+    requestFilter: (req: { headers: Record<string, unknown> }, _res: unknown, next: () => void) => {
       void sandbox.token().then((token) => {
         req.headers.authorization = `Bearer ${token}`;
         next();
