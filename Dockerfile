@@ -3,7 +3,7 @@
 # (less source maps and type declarations, which nothing reads at run time: about 17 MB).
 # --ignore-scripts: `prepare` (the build) needs src/, which is copied after the install; no
 # dependency needs an install script to compile or run.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
@@ -15,7 +15,7 @@ RUN npm run build && npm prune --omit=dev --ignore-scripts \
   && find node_modules -depth -type d -empty -delete
 
 # Runtime stage: compiled output, production dependencies, fixtures and scenarios; non-root.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules

@@ -11,8 +11,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 results=${1:-/dev/null}
-image=credit-sandbox:ci
-base=node:20-bookworm-slim
+image=${CI_IMAGE:-credit-sandbox:ci} # CI_IMAGE: a name of its own on a shared engine
+# The current Node LTS; the offline tool assembles this exact version when Docker Hub is out of reach.
+node_version=24.21.0
+base=node:${node_version%%.*}-bookworm-slim
 offline_tool=${DOCKER_OFFLINE_TOOL:-../shared/tools/docker-offline.sh}
 name=credit-sandbox-ci-$$
 data=$(mktemp -d)
@@ -40,16 +42,16 @@ if ! docker info >/dev/null 2>&1; then
   echo "docker: NO DOCKER ENGINE. The image cannot be built or run; failing." >&2
   echo "docker: install one (e.g. apt-get install docker.io) or start dockerd." >&2
   echo "==========================================================================" >&2
-  abort "a Docker engine runs" 11
+  abort "a Docker engine runs" 12
 fi
 ok "a Docker engine runs ($(docker version -f '{{.Server.Version}}'))"
 
 # --- base image and build -------------------------------------------------------------------------
 build=(docker build)
 if ! docker image inspect "$base" >/dev/null 2>&1 && ! timeout 60 docker pull -q "$base" >/dev/null 2>&1; then
-  [ -f "$offline_tool" ] || abort "base image $base: cannot pull it and no $offline_tool" 10
+  [ -f "$offline_tool" ] || abort "base image $base: cannot pull it and no $offline_tool" 11
   echo "docker: $base cannot be pulled; assembling it offline"
-  bash "$offline_tool" base || abort "base image $base assembled offline" 10
+  bash "$offline_tool" base "$node_version" || abort "base image $base assembled offline" 11
   offline=1
 fi
 # An assembled base (or one left by an earlier run here) means no registry: the legacy builder
@@ -58,8 +60,11 @@ if [ -n "${offline:-}" ] || ! timeout 20 docker pull -q "$base" >/dev/null 2>&1;
   build=(env DOCKER_BUILDKIT=0 docker build --network host)
 fi
 started=$(date +%s)
-"${build[@]}" -t "$image" . >"$data/build.log" 2>&1 || { tail -40 "$data/build.log" >&2; abort "image builds from the Dockerfile" 10; }
+"${build[@]}" -t "$image" . >"$data/build.log" 2>&1 || { tail -40 "$data/build.log" >&2; abort "image builds from the Dockerfile" 11; }
 ok "image builds from the Dockerfile ($(($(date +%s) - started)) s)"
+
+image_node=$(docker run --rm --entrypoint node "$image" --version 2>&1)
+case "$image_node" in v${node_version%%.*}.*) ok "the image runs Node $image_node (current LTS)" ;; *) bad "the image runs Node '$image_node', expected ${node_version%%.*}.x" ;; esac
 
 size=$(docker image inspect -f '{{.Size}}' "$image")
 base_size=$(docker image inspect -f '{{.Size}}' "$base")

@@ -33,7 +33,7 @@ import { durable } from './http/middleware/durable.js';
 import { IDEMPOTENT_POSTS, idempotency } from './http/middleware/idempotency.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
 import { requestLog } from './http/middleware/request-log.js';
-import { wellFormedText } from './http/middleware/well-formed-text.js';
+import { wellFormedText, wellFormedUrl } from './http/middleware/well-formed-text.js';
 import { problemResponse } from './http/problem.js';
 import type { createRouter } from './http/router.js';
 import { registerSelfFetch } from './http/self-fetch.js';
@@ -95,6 +95,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.on(WRITES, '/v3/*', limitBody);
   app.use('/v3/*', authenticate(deps));
   app.use('/v3/*', rateLimit(deps));
+  app.use('/v3/*', wellFormedUrl());
   app.on(WRITES, '/v3/*', wellFormedText());
   app.on(WRITES, '/v3/*', durable(deps));
   app.on(

@@ -199,20 +199,35 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const cut = setTimeout(() => {
         if ('closeAllConnections' in server) server.closeAllConnections();
       }, CLOSE_GRACE_MS);
+      // The last flush runs however closing went; a failure of either fails the shutdown (exit
+      // non-zero) once the leases and connections are given back.
+      let failure: unknown;
       try {
         await Promise.all([closed, deps.webhooks.close()]);
-      } finally {
-        clearTimeout(cut);
-        if (shared) {
-          // Shared mode: the last writes first, then the leases given back (survivors take the
-          // partners at once), then the connections closed.
-          await deps.persistence.flush().catch((error: unknown) => log.error('last flush failed', error));
-          await shared.close();
-        }
-        // Whatever the engine and the last requests wrote is on disk before the process ends
-        // (close flushes what is pending, then releases the journal).
-        await deps.persistence.close();
+      } catch (error) {
+        failure = error;
       }
+      clearTimeout(cut);
+      let lastFlush: unknown;
+      if (shared) {
+        // Shared mode: the last writes first, then the leases given back (survivors take the
+        // partners at once), then the connections closed.
+        await deps.persistence.flush().catch((error: unknown) => {
+          lastFlush = error;
+        });
+        await shared.close();
+      }
+      // Whatever the engine and the last requests wrote is on disk before the process ends
+      // (close flushes what is pending, then releases the journal).
+      await deps.persistence.close().catch((error: unknown) => {
+        lastFlush ??= error;
+      });
+      if (lastFlush !== undefined) {
+        const why = lastFlush instanceof Error ? lastFlush.message : String(lastFlush);
+        log.error(`last flush failed; not saved: ${why}`);
+        throw new Error(`the last flush failed, these changes were not saved: ${why}`, { cause: lastFlush });
+      }
+      if (failure !== undefined) throw failure;
     },
   };
 }

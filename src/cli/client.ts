@@ -28,6 +28,23 @@ export interface ClientOptions {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
+  /** Which flag or variable gave the id and the secret ('default' when neither did). */
+  credentialSource?: { clientId: string; clientSecret: string };
+}
+
+/** The token endpoint refused the credential: says which one was sent and where it came from. */
+export class CredentialError extends ApiCallError {
+  override name = 'CredentialError';
+  constructor(response: ApiResponse, options: ClientOptions) {
+    super('POST', '/v3/auth/token', response);
+    const source = options.credentialSource ?? { clientId: 'default', clientSecret: 'default' };
+    const id = `client id ${options.clientId} (${source.clientId === 'default' ? 'the default' : `from ${source.clientId}`})`;
+    const secret =
+      source.clientSecret === 'default'
+        ? "the default partner's secret (no --client-secret or CREDIT_SANDBOX_CLIENT_SECRET given)"
+        : `the secret from ${source.clientSecret}`;
+    this.message = `${this.message} — sent ${id} with ${secret}. Set both --client-id and --client-secret (or CREDIT_SANDBOX_CLIENT_ID and CREDIT_SANDBOX_CLIENT_SECRET) to a credential of this sandbox.`;
+  }
 }
 
 export interface CallOptions {
@@ -83,6 +100,7 @@ export class SandboxClient {
     const response = await this.raw<{ access_token?: string }>('POST', '/v3/auth/token', {}, undefined, {
       authorization: `Basic ${basic}`,
     });
+    if (response.status === 401) throw new CredentialError(response, this.options);
     if (response.status !== 200 || typeof response.body?.access_token !== 'string') {
       throw new ApiCallError('POST', '/v3/auth/token', response);
     }
@@ -114,6 +132,11 @@ export class SandboxClient {
       res = await request(url, { method: method as 'GET', headers, body });
     } catch (error) {
       const code = (error as { code?: string }).code ?? (error as Error).message;
+      if (url.protocol === 'https:' && /SSL|TLS|EPROTO/i.test(`${code} ${(error as Error).message}`)) {
+        throw new UnreachableError(
+          `${this.baseUrl} did not answer TLS (${code}): the sandbox speaks plain http. Use ${this.baseUrl.replace(/^https:/, 'http:')} instead.`,
+        );
+      }
       throw new UnreachableError(
         `cannot reach the sandbox at ${this.baseUrl} (${code}). Is it running? Start it with \`credit-sandbox serve\`, or set CREDIT_SANDBOX_URL / --url.`,
       );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { advanceBody } from './clock.js';
+import { advanceBody, advanceTarget } from './clock.js';
 import { UsageError } from './context.js';
 
 describe('clock advance targets', () => {
@@ -18,5 +18,20 @@ describe('clock advance targets', () => {
 
   it.each(['soon', '35 d', '1w', 'Dec 1 2026', '-5d'])('refuses "%s"', (text) => {
     expect(() => advanceBody(text)).toThrow(UsageError);
+  });
+});
+
+describe('clock advance: the argument, --to or --by', () => {
+  it('takes exactly one of them', () => {
+    expect(advanceTarget(undefined, { to: '2026-12-01T00:00:00Z' })).toBe('2026-12-01T00:00:00Z');
+    expect(advanceTarget(undefined, { by: '35d' })).toBe('35d');
+    expect(advanceTarget('35d', {})).toBe('35d');
+    expect(() => advanceTarget(undefined, {})).toThrow('as the argument or with --by / --to');
+    expect(() => advanceTarget('35d', { to: '2026-12-01' })).toThrow('takes one of');
+  });
+
+  it('points a duration given to --to at --by, and a date-time given to --by at --to', () => {
+    expect(() => advanceTarget(undefined, { to: '35d' })).toThrow('for a duration use --by 35d');
+    expect(() => advanceTarget(undefined, { by: '2026-12-01' })).toThrow('use --to 2026-12-01');
   });
 });

@@ -34,6 +34,28 @@ export function advanceBody(target: string): { by: string } | { to: string } {
   );
 }
 
+/** One of the argument, `--to` and `--by`: what to advance to or by. */
+export function advanceTarget(given: string | undefined, opts: { to?: string; by?: string }): string {
+  const chosen = [given, opts.to, opts.by].filter((value): value is string => value !== undefined);
+  if (chosen.length !== 1) {
+    throw new UsageError(
+      chosen.length === 0
+        ? 'clock advance takes a duration (35d) or a date-time (2026-12-01T00:00:00Z), as the argument or with --by / --to'
+        : 'clock advance takes one of: the argument, --by <duration>, --to <date-time>',
+    );
+  }
+  const target = chosen[0] as string;
+  if (opts.to !== undefined && /^\d+[smhd]?$/.test(target)) {
+    throw new UsageError(
+      `--to takes a date-time like 2026-12-01T00:00:00Z; for a duration use --by ${target}`,
+    );
+  }
+  if (opts.by !== undefined && ISO_DATE_TIME.test(target)) {
+    throw new UsageError(`--by takes a duration like 35d; to move to a date-time use --to ${target}`);
+  }
+  return target;
+}
+
 function durationMs(by: string): number {
   return Number(by.slice(0, -1)) * UNIT_MS[by.slice(-1) as keyof typeof UNIT_MS];
 }
@@ -55,26 +77,34 @@ export function registerClock(program: Command): void {
 
   clock
     .command('advance')
-    .argument('<duration-or-time>', 'a duration like 90s, 15m, 2h, 35d, or an ISO date-time to move to')
+    .argument('[duration-or-time]', 'a duration like 90s, 15m, 2h, 35d, or an ISO date-time to move to')
+    .option('--to <date-time>', 'the ISO date-time to move to (the same as giving it as the argument)')
+    .option('--by <duration>', 'a duration like 35d (the same as giving it as the argument)')
     .option('--yes', `confirm a jump of more than ${MAX_UNCONFIRMED_DAYS} days (a clock never moves back)`)
     .description('move the clock forward; every timed job on the way runs, in order')
     .action(
-      action(async ({ client, out }, target: string, opts: { yes?: boolean }) => {
-        const body = advanceBody(target);
-        if (!opts.yes) {
-          const now = Date.parse((await client.call<ClockView>('GET', '/v3/sandbox/clock')).now);
-          const to = 'to' in body ? Date.parse(body.to) : now + durationMs(body.by);
-          const days = (to - now) / DAY_MS;
-          if (days > MAX_UNCONFIRMED_DAYS) {
-            throw new UsageError(
-              `advancing ${Math.round(days)} days would move the partner clock to ${new Date(to).toISOString()}, and a clock never moves back (only \`credit-sandbox reset\` starts it over). Add --yes if you mean it.`,
-            );
+      action(
+        async (
+          { client, out },
+          given: string | undefined,
+          opts: { yes?: boolean; to?: string; by?: string },
+        ) => {
+          const body = advanceBody(advanceTarget(given, opts));
+          if (!opts.yes) {
+            const now = Date.parse((await client.call<ClockView>('GET', '/v3/sandbox/clock')).now);
+            const to = 'to' in body ? Date.parse(body.to) : now + durationMs(body.by);
+            const days = (to - now) / DAY_MS;
+            if (days > MAX_UNCONFIRMED_DAYS) {
+              throw new UsageError(
+                `advancing ${Math.round(days)} days would move the partner clock to ${new Date(to).toISOString()}, and a clock never moves back (only \`credit-sandbox reset\` starts it over). Add --yes if you mean it.`,
+              );
+            }
           }
-        }
-        const view = await client.call<ClockView>('POST', '/v3/sandbox/clock/advance', { body });
-        out.result(view, () => `clock advanced to ${show(view)}`);
-        return undefined;
-      }),
+          const view = await client.call<ClockView>('POST', '/v3/sandbox/clock/advance', { body });
+          out.result(view, () => `clock advanced to ${show(view)}`);
+          return undefined;
+        },
+      ),
     );
 
   for (const [name, summary] of [

@@ -48,6 +48,19 @@ export function cliContext(command: Command): CliContext {
     ),
     clientId: opts.clientId ?? (env.CREDIT_SANDBOX_CLIENT_ID || DEFAULT_CLIENT_ID),
     clientSecret: opts.clientSecret ?? (env.CREDIT_SANDBOX_CLIENT_SECRET || DEFAULT_CLIENT_SECRET),
+    // Where each came from, for the message when the sandbox refuses them.
+    credentialSource: {
+      clientId: opts.clientId
+        ? '--client-id'
+        : env.CREDIT_SANDBOX_CLIENT_ID
+          ? 'CREDIT_SANDBOX_CLIENT_ID'
+          : 'default',
+      clientSecret: opts.clientSecret
+        ? '--client-secret'
+        : env.CREDIT_SANDBOX_CLIENT_SECRET
+          ? 'CREDIT_SANDBOX_CLIENT_SECRET'
+          : 'default',
+    },
   });
   return { client, out: new Output(Boolean(opts.json)) };
 }

@@ -165,7 +165,13 @@ async function declaredParams(
   }
   for (const key of Object.keys(given)) {
     if (!names.some((name) => byName.get(name)?.has(key))) {
-      throw new UsageError(`--param ${key}: none of ${names.join(', ')} has a param "${key}"`);
+      const takes = names.map((name) => {
+        const params = [...(byName.get(name) ?? [])];
+        return `${name} takes ${params.length ? params.join(', ') : 'no params'}`;
+      });
+      throw new UsageError(
+        `--param ${key}: none of ${names.join(', ')} has a param "${key}" (${takes.join('; ')})`,
+      );
     }
   }
   return byName;
@@ -253,7 +259,12 @@ function capturedIds(captured: Record<string, unknown> | undefined): string[] {
 }
 
 function summaryLine(run: RunResult, seconds: string): string {
-  return run.status === 'passed'
-    ? `PASSED ${run.scenario}: ${run.steps.length} steps in ${seconds} s`
-    : `FAILED ${run.scenario} at step ${run.failed_step?.index} ("${run.failed_step?.name}"): ${run.failed_step?.detail}`;
+  if (run.status === 'passed') return `PASSED ${run.scenario}: ${run.steps.length} steps in ${seconds} s`;
+  const detail = run.failed_step?.detail ?? '';
+  const at = `FAILED ${run.scenario} at step ${run.failed_step?.index} ("${run.failed_step?.name}")`;
+  const exists = / 409 customer_exists: /.test(detail) && /\bcpf\b/.test(detail);
+  // A fixed (magic) CPF is registered once per partner: say so in one line, not the include chain.
+  return exists
+    ? `${at}: this partner already has a customer with the scenario's CPF (an earlier run registered it). Start over with \`credit-sandbox reset --yes\` (it wipes this partner's data), or use another partner.`
+    : `${at}: ${detail}`;
 }

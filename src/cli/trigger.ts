@@ -1,14 +1,13 @@
-import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { FormData } from 'undici';
 import { ALL_EVENT_TYPES, type EventType } from '../engine/event-types.js';
-import { generateCpf } from '../finance/cpf.js';
 import type { SandboxClient } from './client.js';
 import { action, FailedError, type Output, UsageError } from './context.js';
 import type { Customer } from './customers.js';
 import type { SandboxEvent } from './events.js';
 import type { Installment, Loan } from './loans.js';
+import { chooseCpf } from './trigger-cpf.js';
 import { OVERRIDABLE, type Overrides, parseOverrides } from './trigger-overrides.js';
 
 /** What a trigger run has created so far. */
@@ -216,7 +215,7 @@ export function registerTrigger(program: Command): void {
     .argument('<event-type>', `one of: ${ALL_EVENT_TYPES.join(', ')}`)
     .option(
       '--cpf <cpf>',
-      'CPF of the customer to create (default: a fresh valid CPF; a magic CPF forces its outcome)',
+      'CPF of the customer to create (default: a fresh valid CPF whose offer takes --set amount/installments; a magic CPF forces its outcome)',
     )
     .option(
       '--set <field=value>',
@@ -233,7 +232,7 @@ export function registerTrigger(program: Command): void {
           throw new UsageError(`unknown event type "${type}". Known: ${ALL_EVENT_TYPES.join(', ')}`);
         }
         const overrides = parseOverrides(opts.set);
-        return trigger(client, type as EventType, opts.cpf ?? freshCpf(), overrides, out);
+        return trigger(client, type as EventType, chooseCpf(opts.cpf, overrides), overrides, out);
       }),
     );
 }
@@ -300,10 +299,4 @@ async function pay(j: Journey, tx: Installment): Promise<void> {
 function need<T>(value: T | undefined): T {
   if (value === undefined) throw new Error('trigger stage ran out of order');
   return value;
-}
-
-/** A valid CPF outside the magic-profile range (first digit 1-9). */
-function freshCpf(): string {
-  const base = `${randomInt(1, 10)}${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
-  return generateCpf(base);
 }

@@ -137,6 +137,15 @@ export class Cluster implements WriteGuard {
     );
   }
 
+  rolledBack(partnerIds: readonly string[]): void {
+    for (const id of partnerIds) {
+      if (this.owned.has(id))
+        this.evict(id, 'its last change could not be saved (reloaded on its next request)');
+      // A partner created by the failed write: never held, only in memory.
+      else this.options.store.evictPartner(id);
+    }
+  }
+
   /** Starts renewing leases and sweeping for orphaned partners. */
   start(url: string): void {
     this.url = url;

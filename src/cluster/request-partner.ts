@@ -84,6 +84,8 @@ export class RequestPartners {
   }
 
   private async lookup(sql: string, value: string): Promise<string | undefined> {
+    // PostgreSQL refuses NUL in text (a forged client id may hold one): no such partner.
+    if (value.includes('\u0000')) return undefined;
     const result = await this.pool.query<{ partner_id: string }>(sql, [value]);
     return result.rows[0]?.partner_id;
   }

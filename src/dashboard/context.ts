@@ -12,6 +12,8 @@ export interface DashboardEnv {
   Variables: {
     api: DashboardApi;
     page: PageContext;
+    /** The server's public URL is https (`--public-url https://…`): cookies are `Secure`. */
+    publicHttps: boolean;
   };
 }
 
@@ -27,9 +29,17 @@ export interface DashboardDeps {
 
 const COOKIE_BASE = { path: '/dashboard', httpOnly: true, sameSite: 'Strict' } as const;
 
-/** Cookie options the dashboard uses everywhere: HttpOnly, SameSite=Strict, only under /dashboard. */
+/**
+ * Cookie options the dashboard uses everywhere: HttpOnly, SameSite=Strict, only under /dashboard,
+ * and `Secure` whenever the dashboard is reached over https: the public URL is https, the request
+ * was, or a proxy in front says so (`X-Forwarded-Proto: https`; `Secure` only narrows where the
+ * browser sends the cookie, so trusting the header costs nothing).
+ */
 export function cookieOptions(c: Context, maxAgeSeconds?: number) {
-  const secure = new URL(c.req.url).protocol === 'https:';
+  const secure =
+    (c as DashboardContext).get('publicHttps') === true ||
+    new URL(c.req.url).protocol === 'https:' ||
+    c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https';
   return { ...COOKIE_BASE, secure, ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }) };
 }
 

@@ -49,6 +49,10 @@ export function dashboardRoutes(deps: AppDeps, fetch: AppFetch): Hono<DashboardE
 
   // '/dashboard/*' also matches '/dashboard' itself.
   app.use('/dashboard/*', compress());
+  app.use('/dashboard/*', (c, next) => {
+    c.set('publicHttps', deps.config.publicUrl.startsWith('https://'));
+    return next();
+  });
   app.use('/dashboard/*', async (c, next) => {
     await next();
     if (c.req.path.startsWith('/dashboard/assets/')) return;

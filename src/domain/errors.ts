@@ -15,6 +15,16 @@ export const ERROR_CATALOG = {
     title: 'Request validation failed',
     help: 'A field or parameter is missing, has the wrong type, or is not one of the allowed values. `errors[]` lists each problem with its `param`.',
   },
+  unsupported_charset: {
+    status: 400,
+    title: 'Unsupported charset',
+    help: 'Request bodies are read as UTF-8 only. Send `Content-Type: application/json` (or `; charset=utf-8`) and encode the body as UTF-8.',
+  },
+  json_too_deep: {
+    status: 400,
+    title: 'JSON nested too deeply',
+    help: 'The JSON body nests arrays and objects deeper than the sandbox reads (64 levels). No endpoint needs more than a few.',
+  },
   invalid_cursor: {
     status: 400,
     title: 'Invalid pagination cursor',
@@ -296,6 +306,11 @@ export const ERROR_CATALOG = {
     status: 503,
     title: 'Sandbox instance unavailable',
     help: 'Shared mode: the instance that owns this partner could not be reached and its lease has not expired yet, or ownership is moving. Nothing was applied; retry after `Retry-After` seconds.',
+  },
+  write_failed: {
+    status: 503,
+    title: 'Change could not be saved',
+    help: 'The database refused to store this change. It was rolled back (the partner is reloaded from what was saved), so nothing of the request was applied; retry. Other partners are not affected.',
   },
   internal_error: {
     status: 500,

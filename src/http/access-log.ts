@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Http2SecureServer, Http2Server } from 'node:http2';
+import { redactTarget } from '../inspector/redact.js';
 
 /** `--log`: one line per request for people (`pretty`), for log collectors (`json`), or none. */
 export type AccessLogFormat = 'pretty' | 'json' | 'off';
@@ -20,8 +21,10 @@ export function attachAccessLog(
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     res.once('finish', () => {
-      const path = req.url ?? '/';
-      if (path === '/healthz' && res.statusCode === 200) return;
+      const target = req.url ?? '/';
+      if (target === '/healthz' && res.statusCode === 200) return;
+      // Secrets in a query (`?client_secret=…`) or a path never reach the log.
+      const path = redactTarget(target);
       const entry = {
         time: new Date().toISOString(),
         method: req.method ?? 'GET',

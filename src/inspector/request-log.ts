@@ -2,6 +2,8 @@ import { notFound } from '../domain/errors.js';
 import { invalidCursor, type Page } from '../domain/pagination.js';
 import type { RequestRecord } from '../store/request-records.js';
 import type { Store } from '../store/store.js';
+import { keptResponseText } from './kept-body.js';
+import { redactQuery, redactValues } from './redact.js';
 
 /** How many requests each partner's log keeps unless `--request-log-size` says otherwise. */
 export const DEFAULT_REQUEST_LOG_SIZE = 1000;
@@ -9,10 +11,18 @@ export const DEFAULT_REQUEST_LOG_SIZE = 1000;
 /**
  * Appends a request to its partner's log and drops the oldest beyond `size` (a ring per partner):
  * the log's memory and its share of the data file stay bounded however long the sandbox runs.
+ * Before it is kept, the entry's query, path and header values lose their secrets and a long
+ * answer is truncated (MAX_KEPT_BODY_CHARS); each check is a length test or a substring search,
+ * so an ordinary request pays almost nothing. Short answers are redacted on the way out.
  * The entry is appended at the end of the event loop's turn, so the response goes out first;
  * every read of the log applies waiting entries before it answers.
  */
 export function appendRequest(store: Store, entry: RequestRecord, size: number): void {
+  if (entry.query !== null) entry.query = redactQuery(entry.query);
+  entry.path = redactValues(entry.path);
+  if (entry.idempotency_key !== null) entry.idempotency_key = redactValues(entry.idempotency_key);
+  if (entry.user_agent !== null) entry.user_agent = redactValues(entry.user_agent);
+  if (entry.response_text !== null) entry.response_text = keptResponseText(entry.response_text);
   store.requests.appendSoon(entry, size);
 }
 

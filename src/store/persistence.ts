@@ -12,3 +12,28 @@ export interface Persistence {
 
 /** The default: nothing to write. */
 export const memoryPersistence: Persistence = { flush: async () => {}, close: async () => {} };
+
+/**
+ * A flush the database refused for some partners (a constraint, a trigger, a value it cannot
+ * store, the connection lost): their changes were dropped, not kept for a later flush, and the
+ * partners are reloaded from what was saved, so nothing unsaved stays visible. The other partners
+ * of the same flush were written (each in its own transaction once the shared one failed).
+ */
+export class WriteFailedError extends Error {
+  constructor(
+    /** The partners whose changes were not saved. */
+    readonly partnerIds: readonly string[],
+    /** What was not saved, for people: rows per table. */
+    readonly unsaved: string,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `the database refused the changes of partner(s) ${partnerIds.join(', ')} (${unsaved}): ${describe(cause)}`,
+    );
+    this.name = 'WriteFailedError';
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

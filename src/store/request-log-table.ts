@@ -4,6 +4,14 @@ import type { RequestRecord } from './request-records.js';
 import { type AnswerFilter, RequestRing } from './request-ring.js';
 import type { PersistedTable } from './table.js';
 
+/**
+ * The most entries the whole log holds on one instance (or one partner's limit, if higher): with
+ * bodies kept to a few KB each (see the inspector's kept-body.ts), this bounds the log's memory
+ * however many partners an instance serves. Beyond it, the partner holding the most entries loses
+ * its oldest.
+ */
+export const INSTANCE_LOG_ENTRIES = 10_000;
+
 export interface RequestLogOptions {
   /** What readers see of a stored answer (the inspector redacts secrets there). */
   showAnswer?: AnswerFilter;
@@ -232,6 +240,7 @@ export class RequestLogTable implements PersistedTable {
     }
     while (ring.count >= limit && ring.count > 0) this.dropOldest(ring);
     if (limit <= 0) return;
+    if (this.total >= Math.max(INSTANCE_LOG_ENTRIES, limit)) this.dropFromLargest();
     if (ring.count > 0 && ring.seq(ring.count - 1) >= row.seq) {
       this.insertOutOfOrder(ring, [row]);
       return;
@@ -239,6 +248,13 @@ export class RequestLogTable implements PersistedTable {
     ring.push(row);
     this.total++;
     this.queue(ring);
+  }
+
+  /** Makes room on a full instance: the oldest entry of the partner holding the most goes. */
+  private dropFromLargest(): void {
+    let largest: RequestRing | undefined;
+    for (const ring of this.rings.values()) if (!largest || ring.count > largest.count) largest = ring;
+    if (largest && largest.count > 0) this.dropOldest(largest);
   }
 
   private dropOldest(ring: RequestRing): void {

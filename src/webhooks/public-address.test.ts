@@ -24,6 +24,23 @@ describe('isPublicAddress', () => {
     }
   });
 
+  it('refuses every IPv6 form that embeds a non-public IPv4 address', () => {
+    for (const address of [
+      '::127.0.0.1',
+      '::7f00:1',
+      '::a00:1',
+      '::ffff:7f00:1',
+      '::ffff:169.254.169.254',
+      '64:ff9b::127.0.0.1',
+      '64:ff9b::a9fe:a9fe',
+      '2002:7f00:1::',
+      '2002:c0a8:101::1',
+      '2002:a9fe:a9fe::',
+    ]) {
+      expect(isPublicAddress(address), address).toBe(false);
+    }
+  });
+
   it('accepts public unicast addresses', () => {
     for (const address of ['8.8.8.8', '200.160.2.3', '2001:4860:4860::8888', '::ffff:8.8.4.4']) {
       expect(isPublicAddress(address), address).toBe(true);

@@ -10,7 +10,29 @@ import ipaddr from 'ipaddr.js';
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.process(address);
+  if (parsed.range() !== 'unicast') return false;
+  if (parsed.kind() === 'ipv6') {
+    const embedded = embeddedIpv4(parsed as ipaddr.IPv6);
+    if (embedded && embedded.range() !== 'unicast') return false;
+  }
+  return true;
+}
+
+/**
+ * The IPv4 address an IPv6 address carries, for the forms that route to it: IPv4-compatible
+ * `::a.b.c.d` (deprecated, yet `::7f00:1` still reaches 127.0.0.1 on some stacks), IPv4-mapped
+ * `::ffff:a.b.c.d`, NAT64 `64:ff9b::a.b.c.d` and 6to4 `2002:AABB:CCDD::`. ipaddr.js already
+ * judges most of these non-unicast; checking the address inside covers them all the same way.
+ */
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const p = address.parts;
+  const fromLow = () => ipaddr.IPv4.parse(`${p[6]! >> 8}.${p[6]! & 255}.${p[7]! >> 8}.${p[7]! & 255}`);
+  const zeros = (from: number, to: number) => p.slice(from, to).every((part) => part === 0);
+  if (zeros(0, 5) && (p[5] === 0 || p[5] === 0xffff)) return fromLow();
+  if (p[0] === 0x64 && p[1] === 0xff9b && zeros(2, 6)) return fromLow();
+  if (p[0] === 0x2002) return ipaddr.IPv4.parse(`${p[1]! >> 8}.${p[1]! & 255}.${p[2]! >> 8}.${p[2]! & 255}`);
+  return undefined;
 }
 
 /** The address inside a URL hostname when it is an IP literal (`[::1]` unwrapped). */

@@ -19,6 +19,12 @@ describe('hosted safety', () => {
       'https://169.254.169.254/latest/meta-data',
       'https://[::1]/hooks',
       'https://[fd00:ec2::254]/hooks',
+      // IPv6 forms that carry a non-public IPv4 address: compatible, mapped, NAT64, 6to4.
+      'https://[::127.0.0.1]:19443/',
+      'https://[::ffff:127.0.0.1]/hooks',
+      'https://[::ffff:a9fe:a9fe]/hooks',
+      'https://[64:ff9b::10.0.0.1]/hooks',
+      'https://[2002:7f00:1::1]/hooks',
     ]) {
       const res = await sandbox.json<{ code: string; detail: string }>('POST', '/v3/webhooks/endpoints', {
         body: { url },

@@ -26,9 +26,14 @@ export function startTestServer(scenarioDirs: string[] = []): Promise<RunningSer
   });
 }
 
-/** Starts the CLI as its own process (`node --import tsx src/cli/main.ts …`). */
+/**
+ * Starts the CLI as its own process: the sources compiled once for this run by the global setup
+ * (test/support/cli-build.ts), or `node --import tsx src/cli/main.ts …` without it.
+ */
 export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const built = process.env.CREDIT_SANDBOX_TEST_CLI;
+  const entry = built ? [built] : ['--import', 'tsx', MAIN];
+  return spawn(process.execPath, [...entry, ...args], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

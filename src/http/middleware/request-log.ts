@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { redact, redactAuthorization } from '../../inspector/redact.js';
+import { keptRequestBody } from '../../inspector/kept-body.js';
+import { redactAuthorization } from '../../inspector/redact.js';
 import { appendRequest, DEFAULT_REQUEST_LOG_SIZE } from '../../inspector/request-log.js';
 import type { JsonValue } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
@@ -19,8 +20,6 @@ import type { InProcessBindings } from '../self-fetch.js';
 const SELF_PREFIX = '/v3/sandbox/requests';
 /** How soon after a read its log entry is written, at the latest (writes flush anyway). */
 const LOG_FLUSH_MS = 1000;
-/** A request body that is not JSON or a form is kept as this much text at most. */
-const MAX_TEXT_CHARS = 4096;
 
 /**
  * Gives every /v3 request its `Request-Id` and, once the partner is known, records the exchange in
@@ -122,11 +121,7 @@ async function readRequestBody(c: Context): Promise<JsonValue | null> {
     const read = await cache.text.catch(() => undefined);
     const text = typeof read === 'string' ? read : undefined;
     if (text === undefined || text === '') return null;
-    if (type.includes('application/x-www-form-urlencoded')) {
-      return redact(Object.fromEntries(new URLSearchParams(text)));
-    }
-    const parsed = parseJson(text);
-    return redact(parsed === undefined ? text.slice(0, MAX_TEXT_CHARS) : parsed);
+    return keptRequestBody(text, type);
   }
   if (Object.keys(cache).length > 0) {
     return `[${type.split(';')[0] || 'binary'} body not recorded]`;

@@ -1,8 +1,16 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
+import { jsonDepth } from '../../lib/json-depth.js';
 import type { AppEnv } from '../env.js';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+/** Deepest nesting of arrays and objects a JSON body may have (no endpoint needs more than ~6). */
+export const MAX_JSON_DEPTH = 64;
+// `charset=` in a Content-Type (its value quoted or not).
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+// A NUL written as a JSON escape (a raw NUL is not valid JSON: the parser refuses it).
+const NUL_ESCAPE = '\\u0000';
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 const LOSSY_UTF8 = new TextDecoder('utf-8');
 // After a strict decode the text is well-formed, so a lone surrogate can only come from a JSON
@@ -13,29 +21,105 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
  * Refuses JSON bodies whose strings are not well-formed Unicode: invalid UTF-8 bytes and lone
  * surrogates (`"\ud800"`) would otherwise be stored (as U+FFFD or as broken UTF-16) and sent on
  * in responses and webhooks that strict clients cannot decode. Answers 400 `validation_failed`
- * naming the field. The decoded text is handed on to the route's validator (no second read).
- * A body that is not JSON at all is left to the validator (`malformed_json`).
+ * naming the field. Also refused, each before anything parses the body: a charset other than
+ * UTF-8 (`unsupported_charset`), a byte-order mark, NUL in any string or key (PostgreSQL cannot
+ * store it), and nesting deeper than MAX_JSON_DEPTH (`json_too_deep`). Form bodies get the
+ * charset, UTF-8 and NUL checks. The decoded text is handed on to the route's validator (no second
+ * read). A body that is not JSON at all is left to the validator (`malformed_json`).
  */
 export function wellFormedText(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]?.trim() ?? '';
-    if (!JSON_MEDIA_TYPE.test(mediaType)) return next();
+    const contentType = c.req.header('content-type') ?? '';
+    const mediaType = contentType.split(';')[0]?.trim() ?? '';
+    const json = JSON_MEDIA_TYPE.test(mediaType);
+    const form = !json && mediaType.toLowerCase() === FORM_MEDIA_TYPE;
+    if (!json && !form) return next();
+    refuseOtherCharsets(contentType);
     const bytes = new Uint8Array(await c.req.arrayBuffer());
+    // A byte-order mark is refused rather than stripped: production's parsers may refuse it, and
+    // a client that sends one should learn here, not there.
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+      throw refusal('body', 'starts with a UTF-8 byte-order mark (EF BB BF); send the JSON without it');
+    }
     let text: string;
     try {
       text = STRICT_UTF8.decode(bytes);
     } catch {
-      const field = findField(parseOrUndefined(LOSSY_UTF8.decode(bytes)), (s) => s.includes('\uFFFD'));
+      const decoded = LOSSY_UTF8.decode(bytes);
+      const field = json ? findTextField(decoded, (s) => s.includes('\uFFFD')) : undefined;
       throw refusal(field, 'is not valid UTF-8');
     }
-    if (SURROGATE_ESCAPE.test(text)) {
-      const field = findField(parseOrUndefined(text), (s) => !isWellFormed(s));
-      if (field !== undefined) throw refusal(field, 'contains a lone surrogate (e.g. "\\ud800")');
+    if (form) {
+      refuseFormNul(text);
+    } else {
+      // Before anything parses or walks it: every later walk may then recurse safely.
+      if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+        throw new ApiError(
+          'json_too_deep',
+          `The JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
+          { param: 'body' },
+        );
+      }
+      if (SURROGATE_ESCAPE.test(text)) {
+        const field = findTextField(text, (s) => !isWellFormed(s));
+        if (field !== undefined) throw refusal(field, 'contains a lone surrogate (e.g. "\\ud800")');
+      }
+      if (text.includes(NUL_ESCAPE)) {
+        const field = findTextField(text, (s) => s.includes('\u0000'));
+        if (field !== undefined) throw refusal(field, 'contains a NUL character (\\u0000)');
+      }
     }
     // Hono keeps body promises in bodyCache (its type says values); json() then reads this text.
     (c.req.bodyCache as unknown as { text?: Promise<string> }).text = Promise.resolve(text);
     return next();
   };
+}
+
+/**
+ * Refuses a NUL (`%00`) in the path or query of any /v3 request: 400 naming the query parameter,
+ * or `path`. PostgreSQL cannot hold NUL in text, and no identifier or filter contains one. A
+ * request without `%00` costs one substring search.
+ */
+export function wellFormedUrl(): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    const url = c.req.url;
+    if (!url.includes('%00')) return next();
+    const parsed = new URL(url);
+    if (parsed.pathname.includes('%00')) throw refusal('path', 'contains a NUL character (%00)');
+    for (const [key, value] of parsed.searchParams) {
+      if (key.includes('\u0000') || value.includes('\u0000')) {
+        throw refusal(key.includes('\u0000') ? 'query' : key, 'contains a NUL character (%00)');
+      }
+    }
+    return next();
+  };
+}
+
+/** Bodies are UTF-8: any other declared charset is refused rather than misread. */
+function refuseOtherCharsets(contentType: string): void {
+  const charset = CHARSET.exec(contentType)?.[1]?.toLowerCase();
+  if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return;
+  throw new ApiError(
+    'unsupported_charset',
+    `This body declares charset=${charset.slice(0, 40)}; the sandbox reads request bodies as UTF-8 only. Encode the body as UTF-8 and send charset=utf-8 (or no charset).`,
+    { param: 'content-type' },
+  );
+}
+
+function refuseFormNul(text: string): void {
+  if (!text.includes('%00')) return;
+  for (const [key, value] of new URLSearchParams(text)) {
+    if (key.includes('\u0000') || value.includes('\u0000')) {
+      throw refusal(key.includes('\u0000') ? 'body' : key, 'contains a NUL character (%00)');
+    }
+  }
+}
+
+/** `findField` over a JSON text (undefined when it does not parse: the validator says so). */
+function findTextField(text: string, bad: (s: string) => boolean): string | undefined {
+  // Depth-bounded: called only on texts that passed the depth check, or with the depth checked here.
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return undefined;
+  return findField(parseOrUndefined(text), bad);
 }
 
 function parseOrUndefined(text: string): unknown {
@@ -89,7 +173,8 @@ export function findField(
 }
 
 function refusal(field: string | undefined, problem: string): ApiError {
-  const param = field ?? 'body';
+  // A field named with a NUL or a lone surrogate is shown escaped, not echoed.
+  const param = field === undefined ? 'body' : JSON.stringify(field).slice(1, -1);
   return new ApiError(
     'validation_failed',
     `Invalid request: ${param} ${problem}. Send text as UTF-8 JSON with well-formed strings.`,

@@ -97,7 +97,9 @@ describe('journal compaction', () => {
       expect(existsSync(journalPaths(copyPath).compacting)).toBe(false);
       const world = restarted.store.snapshot();
       await restarted.persistence.close();
-      expect((await reopen(copyPath)).store.snapshot()).toEqual(world);
+      const again = await reopen(copyPath);
+      await again.persistence.close();
+      expect(again.store.snapshot()).toEqual(world);
     }
   });
 });

@@ -28,10 +28,12 @@ describe('JournalPersistence', () => {
     expect(last).toContain('renamed');
     expect(last).not.toContain('ptn_4'); // one row changed: one row written
 
+    await persistence.close();
     const restored = new Store('other');
-    const { report } = await JournalPersistence.open(path, restored);
+    const reopened = await JournalPersistence.open(path, restored);
+    await reopened.persistence.close();
     expect(restored.snapshot()).toEqual(store.snapshot());
-    expect(report).toMatchObject({ snapshot: false, rows: 50, dropped: [] });
+    expect(reopened.report).toMatchObject({ snapshot: false, rows: 50, dropped: [] });
   });
 
   it('restores every table, the sequence counter and the signing key', async () => {
@@ -51,7 +53,8 @@ describe('JournalPersistence', () => {
     await persistence.close();
 
     const restored = new Store('another-key');
-    const { report } = await JournalPersistence.open(path, restored);
+    const { report, persistence: reopened } = await JournalPersistence.open(path, restored);
+    await reopened.close();
     expect(report.entries).toBe(1);
     expect(restored.meta).toEqual({ seq: 2, signing_key: 'the-key' });
     expect(restored.partners.size).toBe(0);
@@ -65,6 +68,7 @@ describe('JournalPersistence', () => {
     expect(report).toEqual({ snapshot: false, entries: 0, rows: 0, dropped: [] });
     await persistence.flush();
     expect(journalLines(path)).toEqual([]);
+    await persistence.close();
   });
 
   it('loads a wave-1 data file (a bare lowdb snapshot) and journals new changes beside it', async () => {
@@ -81,7 +85,7 @@ describe('JournalPersistence', () => {
     await persistence.close();
 
     const restored = new Store('k');
-    await JournalPersistence.open(path, restored);
+    await (await JournalPersistence.open(path, restored)).persistence.close();
     expect([...restored.partners.values()].map((p) => p.id)).toEqual(['ptn_old', 'ptn_new']);
     expect(restored.meta.seq).toBe(2);
   });
@@ -110,7 +114,8 @@ describe('JournalPersistence', () => {
     expect(snapshot.journal).toEqual({ through: 1 });
     expect(snapshot.tables.partners).toHaveLength(10);
     const restored = new Store('k2');
-    const { report } = await JournalPersistence.open(path, restored);
+    const { report, persistence: reopened } = await JournalPersistence.open(path, restored);
+    await reopened.close();
     expect(report).toMatchObject({ snapshot: true, entries: 1, rows: 10 });
     expect(restored.snapshot()).toEqual(store.snapshot());
   });
@@ -145,7 +150,8 @@ describe('JournalPersistence', () => {
     await persistence.close();
 
     const restored = new Store('k2');
-    const { report } = await JournalPersistence.open(path, restored);
+    const { report, persistence: reopened } = await JournalPersistence.open(path, restored);
+    await reopened.close();
     expect(report.dropped).toEqual([]);
     expect([...restored.partners.values()].map((p) => p.id)).toEqual(['ptn_a', 'ptn_b', 'ptn_c']);
   });

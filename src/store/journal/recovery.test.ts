@@ -80,7 +80,8 @@ describe('journal recovery', () => {
     const second = bytes.indexOf(0x0a) + 1;
     const path = withJournal(Buffer.concat([bytes.subarray(0, second), bytes.subarray(0, second)]));
     const store = new Store('k');
-    const { report } = await JournalPersistence.open(path, store);
+    const { report, persistence: reopened } = await JournalPersistence.open(path, store);
+    await reopened.close();
     expect(report.entries).toBe(1);
     expect(report.dropped[0]?.problem).toBe(`entry 1 where 2 was expected, at byte ${second}`);
   });
@@ -90,7 +91,8 @@ describe('journal recovery', () => {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(journalPaths(path).journal, 'not a journal at all\n');
     const store = new Store('k');
-    const { report } = await JournalPersistence.open(path, store);
+    const { report, persistence: reopened } = await JournalPersistence.open(path, store);
+    await reopened.close();
     expect(report).toMatchObject({ entries: 0, rows: 0 });
     expect(report.dropped[0]?.problem).toBe('line header without a length at byte 0');
     expect(join(dirname(path), 'data.json.journal.dropped')).toBe(journalPaths(path).dropped);

@@ -1,4 +1,5 @@
 import type { ChangeSet } from '../change-set.js';
+import { storableJson, storableText } from './safe-text.js';
 
 /** Who writes, for the lease check folded into each flush (shared mode). */
 export interface LeaseCheck {
@@ -64,14 +65,14 @@ export function flushStatement(
     const t = ident(name);
     if (table.deletes.length > 0) {
       ctes.push(
-        `d${n} AS (DELETE FROM ${t} WHERE id = ANY(${param(table.deletes, 'text[]')}) AND (SELECT ok FROM checked))`,
+        `d${n} AS (DELETE FROM ${t} WHERE id = ANY(${param(table.deletes.map(storableText), 'text[]')}) AND (SELECT ok FROM checked))`,
       );
     }
     if (table.upserts.length > 0) {
       ctes.push(
         `u${n} AS (INSERT INTO ${t} (id, partner_id, record)
            SELECT r->>'id', coalesce(r->>'partner_id', r->>'id'), r
-           FROM jsonb_array_elements(${param(JSON.stringify(table.upserts), 'jsonb')}) AS r
+           FROM jsonb_array_elements(${param(storableJson(JSON.stringify(table.upserts)), 'jsonb')}) AS r
            WHERE (SELECT ok FROM checked)
            ON CONFLICT (id) DO UPDATE SET partner_id = EXCLUDED.partner_id, record = EXCLUDED.record)`,
       );

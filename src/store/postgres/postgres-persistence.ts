@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { type ChangeSet, isEmptyChangeSet } from '../change-set.js';
-import type { Persistence } from '../persistence.js';
+import { type Persistence, WriteFailedError } from '../persistence.js';
 import type { Store } from '../store.js';
 import { type FlushOutcome, flushStatement } from './flush-statement.js';
 import { existingTables, mergeChangeSets, readTableRows, rowPartner, type StoredRow } from './rows.js';
@@ -22,6 +22,11 @@ export interface WriteGuard {
   refused(partnerIds: string[]): Error;
   /** Told that the transaction it confirmed committed; the flush resolves after this does. */
   committed(): Promise<void>;
+  /**
+   * Told that these partners' changes could not be written and were dropped: forget them in
+   * memory, so their next request reloads them from the database.
+   */
+  rolledBack(partnerIds: readonly string[]): void;
 }
 
 /** A flush refused because this instance does not own some partner it wrote to. */
@@ -36,7 +41,11 @@ export class PartnerNotOwnedError extends Error {
  * PostgreSQL as the store of record (`--database`). Each flush writes the change set accumulated
  * since the previous one in one transaction. Writes are group-committed: callers arriving while a
  * transaction runs share the next one, so each caller's change is committed when its promise
- * resolves. A failed transaction keeps its changes for the next flush.
+ * resolves. A transaction the database refuses (a constraint, a trigger, the connection lost) is
+ * not retried with later flushes, which would fail every later write with it: each partner's
+ * changes are then written in a transaction of their own, and the partners whose write still
+ * fails are rolled back (dropped from memory, reloaded from the database on their next request).
+ * The flush rejects with a WriteFailedError naming them; the other partners' writes stand.
  */
 export class PostgresPersistence implements Persistence {
   guard: WriteGuard | undefined;
@@ -116,9 +125,13 @@ export class PostgresPersistence implements Persistence {
     return this.queued;
   }
 
+  /** The last flush, then the pool; a last flush that fails rejects, saying what was not saved. */
   async close(): Promise<void> {
-    await this.flush().catch(noop);
-    await this.pool.end();
+    try {
+      await this.flush();
+    } finally {
+      await this.pool.end();
+    }
   }
 
   private async write(): Promise<void> {
@@ -127,6 +140,19 @@ export class PostgresPersistence implements Persistence {
     this.unwritten = null;
     if (isEmptyChangeSet(changes)) return;
     const partnerIds = partnersOf(changes);
+    try {
+      await this.writeChecked(changes, partnerIds);
+    } catch (error) {
+      if (!(error instanceof StatementFailed)) throw error;
+      await this.writeApart(changes, partnerIds, error.cause);
+    }
+  }
+
+  /**
+   * One statement for the change set, its leases checked. Throws StatementFailed when the database
+   * refused it (nothing written), or the guard's error when a lease was not held.
+   */
+  private async writeChecked(changes: ChangeSet, partnerIds: string[]): Promise<void> {
     const lease = this.guard ? { ...this.guard.lease(), partnerIds } : undefined;
     let outcome: FlushOutcome | undefined;
     const statement = flushStatement(changes, lease);
@@ -137,11 +163,10 @@ export class PostgresPersistence implements Persistence {
       } catch (error) {
         // A deadlock or serialization failure rolled the whole statement back: run it again.
         if (attempt < 3 && isRetryable(error)) continue;
-        this.unwritten = changes;
-        throw error;
+        throw new StatementFailed(error);
       }
     }
-    if (!outcome) throw new Error('the flush statement answered no row');
+    if (!outcome) throw new StatementFailed(new Error('the flush statement answered no row'));
     const refused = this.guard ? this.guard.confirmed(new Set(outcome.held), partnerIds) : [];
     if (!outcome.ok || refused.length > 0) {
       // Nothing was written. Those partners' rows belong to their new owner now; the rest is
@@ -152,6 +177,91 @@ export class PostgresPersistence implements Persistence {
     }
     await this.guard?.committed();
   }
+
+  /**
+   * The shared statement failed: each partner's rows in a statement of their own, then the
+   * deletes (which name no partner). Partners whose write fails again are rolled back.
+   */
+  private async writeApart(changes: ChangeSet, partnerIds: string[], cause: unknown): Promise<void> {
+    let failed: string[] = [];
+    let refusal: unknown;
+    if (partnerIds.length <= 1) failed = partnerIds;
+    else {
+      for (const id of partnerIds) {
+        try {
+          await this.writeChecked(onlyPartner(changes, id), [id]);
+        } catch (error) {
+          if (error instanceof StatementFailed) {
+            failed.push(id);
+            cause = error.cause;
+          } else refusal ??= error;
+        }
+      }
+      const deletes = onlyDeletes(changes);
+      if (!isEmptyChangeSet(deletes)) {
+        try {
+          await this.writeChecked(deletes, []);
+        } catch (error) {
+          if (!(error instanceof StatementFailed)) throw error;
+          // Whose rows they were is not known: every partner of the flush is reloaded.
+          failed = partnerIds;
+          cause = error.cause;
+        }
+      }
+      // A partner refused by its lease is its new owner's now: nothing of it to retry.
+      this.unwritten = null;
+    }
+    if (failed.length === 0 && partnerIds.length > 0) {
+      if (refusal) throw refusal;
+      return;
+    }
+    await this.rollBack(failed);
+    throw new WriteFailedError(failed, describeUnsaved(changes, new Set(failed)), cause);
+  }
+
+  /** Drops the partners from memory: what they show next is what the database holds. */
+  private async rollBack(partnerIds: readonly string[]): Promise<void> {
+    if (this.guard) {
+      this.guard.rolledBack(partnerIds);
+      return;
+    }
+    for (const id of partnerIds) this.store.evictPartner(id);
+    await this.load(partnerIds);
+  }
+}
+
+/** A flush statement the database refused or could not run (nothing of it was written). */
+class StatementFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+function onlyPartner(changes: ChangeSet, partnerId: string): ChangeSet {
+  const tables: ChangeSet['tables'] = {};
+  for (const [name, table] of Object.entries(changes.tables)) {
+    const upserts = table.upserts.filter((row) => rowPartner(row) === partnerId);
+    if (upserts.length > 0) tables[name] = { upserts, deletes: [] };
+  }
+  return { meta: changes.meta, tables };
+}
+
+function onlyDeletes(changes: ChangeSet): ChangeSet {
+  const tables: ChangeSet['tables'] = {};
+  for (const [name, table] of Object.entries(changes.tables)) {
+    if (table.deletes.length > 0) tables[name] = { upserts: [], deletes: table.deletes };
+  }
+  return { meta: changes.meta, tables };
+}
+
+/** "customers 1, requests 2" (rows not saved per table), for the error and the shutdown line. */
+function describeUnsaved(changes: ChangeSet, partners: Set<string>): string {
+  const parts: string[] = [];
+  for (const [name, table] of Object.entries(changes.tables)) {
+    const rows = table.upserts.filter((row) => partners.has(rowPartner(row))).length;
+    if (rows > 0) parts.push(`${name} ${rows}`);
+  }
+  return parts.length > 0 ? `rows not saved: ${parts.join(', ')}` : 'deletes not saved';
 }
 
 function partnersOf(changes: ChangeSet): string[] {
