@@ -14,6 +14,7 @@ import { sandboxClockRoutes } from './api/sandbox-clock.js';
 import { sandboxCreditRoutes } from './api/sandbox-credit.js';
 import { sandboxDeliveryRoutes } from './api/sandbox-deliveries.js';
 import { sandboxEventRoutes } from './api/sandbox-events.js';
+import { sandboxFaultRoutes } from './api/sandbox-faults.js';
 import { sandboxKycRoutes } from './api/sandbox-kyc.js';
 import { sandboxPartnerRoutes } from './api/sandbox-partners.js';
 import { sandboxProviderStateRoutes } from './api/sandbox-provider-states.js';
@@ -30,13 +31,14 @@ import { hostedBiometricsRoutes } from './http/hosted-biometrics.js';
 import { RouteTable } from './http/method-not-allowed.js';
 import { authenticate } from './http/middleware/authenticate.js';
 import { durable } from './http/middleware/durable.js';
+import { faults } from './http/middleware/faults.js';
 import { IDEMPOTENT_POSTS, idempotency } from './http/middleware/idempotency.js';
 import { rateLimit } from './http/middleware/rate-limit.js';
 import { requestLog } from './http/middleware/request-log.js';
 import { wellFormedText, wellFormedUrl } from './http/middleware/well-formed-text.js';
 import { problemResponse } from './http/problem.js';
 import type { createRouter } from './http/router.js';
-import { registerSelfFetch } from './http/self-fetch.js';
+import { registerSelfFetch, SELF_FETCH_ENV } from './http/self-fetch.js';
 import { signingPageRoutes } from './http/signing-page.js';
 import { SplitRouter } from './http/split-router.js';
 import { CodedError } from './lib/coded-error.js';
@@ -96,6 +98,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('/v3/*', authenticate(deps));
   app.use('/v3/*', rateLimit(deps));
   app.use('/v3/*', wellFormedUrl());
+  // After the rate limit (a refused call is not faulted), before the idempotency cache (a lost
+  // answer is cached there).
+  app.use('/v3/*', faults(deps));
   app.on(WRITES, '/v3/*', wellFormedText());
   app.on(WRITES, '/v3/*', durable(deps));
   app.on(
@@ -105,8 +110,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   );
 
   for (const routes of ROUTERS) app.route('/v3', routes(deps));
+  app.route(
+    '/v3',
+    sandboxFaultRoutes(deps, () => apiRoutes(app)),
+  );
   // The scenario runner sends its steps through this very app (the partner's exact path).
-  registerSelfFetch(deps, async (request) => app.fetch(request));
+  registerSelfFetch(deps, async (request) => app.fetch(request, SELF_FETCH_ENV));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -170,6 +179,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   app.onError((error, c) => problemResponse(c, toApiError(error, deps), publicUrl()));
   return app;
+}
+
+/** The documented operations (path below /v3, `{param}` syntax), which fault rules name. */
+function apiRoutes(app: OpenAPIHono<AppEnv>): { method: string; path: string }[] {
+  return app.openAPIRegistry.definitions.flatMap((d) =>
+    d.type === 'route' ? [{ method: d.route.method, path: d.route.path.replace(/^\/v3(?=\/)/, '') }] : [],
+  );
 }
 
 /** Maps anything thrown to a problem; unexpected errors are logged and answer 500. */

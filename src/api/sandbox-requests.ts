@@ -55,6 +55,7 @@ export function requestView(row: RequestRecord) {
     request_body: row.request_body,
     response_body: parseOrText(row.response_text),
     created_at: new Date(row.created_at_ms).toISOString(),
+    fault: row.fault ?? null,
   };
 }
 

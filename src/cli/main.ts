@@ -5,6 +5,7 @@ import { addGlobalOptions, EXIT } from './context.js';
 import { registerCustomers } from './customers.js';
 import { registerDeliveries } from './deliveries.js';
 import { registerEvents } from './events.js';
+import { registerFaults } from './faults.js';
 import { registerListen } from './listen.js';
 import { registerLoans } from './loans.js';
 import { registerPartners } from './partners.js';
@@ -36,6 +37,7 @@ registerLoans(program);
 registerReset(program);
 registerWebhooks(program);
 registerDeliveries(program);
+registerFaults(program);
 
 rejectUnknownCommand(program, process.argv.slice(2));
 

@@ -281,6 +281,11 @@ export const ERROR_CATALOG = {
     title: 'Partner quota reached',
     help: 'On a hosted sandbox each partner may hold a limited number of objects (`--quota-customers`). Reset the partner (`POST /v3/sandbox/reset`) or create another partner.',
   },
+  too_many_fault_rules: {
+    status: 422,
+    title: 'Too many fault rules',
+    help: 'A partner holds at most 50 API-side fault rules at once. Delete the ones you no longer need (`DELETE /v3/sandbox/faults/{id}`) or clear them all (`DELETE /v3/sandbox/faults`).',
+  },
   // 429 / 500.
   rate_limited: {
     status: 429,
@@ -311,6 +316,21 @@ export const ERROR_CATALOG = {
     status: 503,
     title: 'Change could not be saved',
     help: 'The database refused to store this change. It was rolled back (the partner is reloaded from what was saved), so nothing of the request was applied; retry. Other partners are not affected.',
+  },
+  bad_gateway: {
+    status: 502,
+    title: 'Bad gateway',
+    help: 'An upstream service answered badly or not at all. The request may or may not have been applied: retry a POST with the same `Idempotency-Key`, so it is applied at most once.',
+  },
+  service_unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    help: 'The service is temporarily unable to handle the request; nothing was applied. Retry after `Retry-After` seconds when present, with backoff otherwise.',
+  },
+  gateway_timeout: {
+    status: 504,
+    title: 'Gateway timeout',
+    help: 'An upstream service did not answer in time. The request may or may not have been applied: retry a POST with the same `Idempotency-Key`, so it is applied at most once.',
   },
   internal_error: {
     status: 500,

@@ -28,3 +28,12 @@ export interface InProcessBindings {
   /** Told the run id as soon as a scenario run starts (the dashboard redirects to its live page). */
   onScenarioRunStarted?: (runId: string) => void;
 }
+
+/** The `env` of the sandbox's own requests through `selfFetch` (scenario steps). */
+export const SELF_FETCH_ENV = { inProcess: true } as const;
+
+/** Whether a request was made by the sandbox itself (dashboard or scenario runner), not a client. */
+export function isInProcess(env: unknown): boolean {
+  const bindings = env as { dashboard?: unknown; inProcess?: unknown } | undefined;
+  return bindings?.dashboard === true || bindings?.inProcess === true;
+}

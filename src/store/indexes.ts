@@ -137,6 +137,10 @@ export class SortedIndex<T> implements TableIndex<T> {
   clear(): void {
     this.groups.clear();
   }
+  /** Whether the group has any row: one map lookup, nothing allocated (hot-path checks). */
+  has(key: string): boolean {
+    return this.groups.has(key);
+  }
   /** The group's rows in ascending order (a live view: do not mutate). */
   rows(key: string): readonly T[] {
     return this.groups.get(key) ?? [];

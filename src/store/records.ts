@@ -369,3 +369,37 @@ export interface DeliveryRecord {
   created_at: string;
   updated_at: string;
 }
+
+/**
+ * What an API-side fault does to a matching call, as the partner wrote it (`POST
+ * /v3/sandbox/faults`): answer a status, delay, reset the connection, never answer, or truncate.
+ * Durations are kept as written ("2s", "100ms") and read when the rule acts.
+ */
+export type FaultAction =
+  | { status: 500 | 502 | 503 | 504 | 429; after_processing?: boolean; retry_after?: number }
+  | { delay: string | { min: string; max: string } }
+  | { reset: true; after_processing?: boolean }
+  | { timeout: string; after_processing?: boolean }
+  | { truncate: true };
+
+/** One API-side fault rule of a partner (test-harness configuration, never part of a snapshot). */
+export interface FaultRuleRecord {
+  /** `flt_` + random. */
+  id: string;
+  seq: number;
+  partner_id: string;
+  /** Upper-case HTTP method, or null for any method. */
+  method: string | null;
+  /** A path template of the OpenAPI document below `/v3`, e.g. `/customers/{customer_id}`. */
+  path: string;
+  action: FaultAction;
+  /** Calls it still acts on; null: every matching call (or each with `probability`). */
+  times_left: number | null;
+  /** Chance in (0, 1] that a matching call is faulted; null: always. */
+  probability: number | null;
+  /** Partner-clock time after which it no longer acts, epoch ms; null: never expires. */
+  expires_at_ms: number | null;
+  /** Calls it acted on so far. */
+  applied: number;
+  created_at: string;
+}

@@ -1,4 +1,4 @@
-import type { JsonValue } from './records.js';
+import type { FaultAction, JsonValue } from './records.js';
 
 /**
  * One API request as the request inspector shows it: what the partner sent and what it got back.
@@ -32,4 +32,12 @@ export interface RequestRecord {
   response_text: string | null;
   /** Partner-clock time the request arrived, epoch milliseconds (formatted when shown). */
   created_at_ms: number;
+  /** The API-side fault rule that acted on the request (absent: none did). */
+  fault?: RequestFault;
+}
+
+/** A fault rule's act on one request, as the inspector shows it. */
+export interface RequestFault {
+  rule_id: string;
+  action: FaultAction;
 }

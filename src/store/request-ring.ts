@@ -1,5 +1,5 @@
 import type { JsonValue } from './records.js';
-import type { RequestRecord } from './request-records.js';
+import type { RequestFault, RequestRecord } from './request-records.js';
 import { TextArena } from './text-arena.js';
 
 /** What a ring shows of a stored answer (the inspector redacts secrets here). */
@@ -35,9 +35,10 @@ const AUTHORIZATION = 3;
 const CONTENT_TYPE = 4;
 const USER_AGENT = 5;
 const REQUEST_BODY = 6;
-const VALUES = 7;
+const FAULT = 7;
+const VALUES = 8;
 
-type Value = string | JsonValue | null;
+type Value = string | JsonValue | RequestFault | null;
 
 /**
  * One partner's request log, oldest first, in a circular buffer rather than one object per
@@ -116,6 +117,7 @@ export class RequestRing {
     v[vat + CONTENT_TYPE] = shared(row.content_type);
     v[vat + USER_AGENT] = shared(row.user_agent);
     v[vat + REQUEST_BODY] = row.request_body;
+    v[vat + FAULT] = row.fault ?? null;
     this.count++;
     this.appended++;
   }
@@ -126,6 +128,7 @@ export class RequestRing {
     // Let the dropped body and key go now, not when the slot is reused.
     this.values[slot * VALUES + REQUEST_BODY] = null;
     this.values[slot * VALUES + IDEMPOTENCY_KEY] = null;
+    this.values[slot * VALUES + FAULT] = null;
     this.start = (slot + 1) & this.mask;
     this.count--;
     if (this.count === 0) this.texts.releaseAll();
@@ -153,6 +156,7 @@ export class RequestRing {
     const queryUnits = this.number(slot, QUERY_UNITS);
     const answerBytes = this.number(slot, ANSWER_BYTES);
     const answer = answerBytes < 0 ? null : this.text(slot, this.number(slot, HEAD_BYTES), answerBytes);
+    const fault = this.value(slot, FAULT) as RequestFault | null;
     return {
       id: head.slice(0, idUnits),
       seq: this.number(slot, SEQ),
@@ -171,6 +175,7 @@ export class RequestRing {
       request_body: this.value(slot, REQUEST_BODY) as JsonValue | null,
       response_text: answer === null || raw ? answer : this.showAnswer(answer),
       created_at_ms: this.number(slot, CREATED_AT),
+      ...(fault !== null && { fault }),
     };
   }
 

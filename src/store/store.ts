@@ -11,6 +11,7 @@ import type {
   DeliveryRecord,
   DocumentRecord,
   EventRecord,
+  FaultRuleRecord,
   IdempotencyRecord,
   JobRecord,
   LoanRecord,
@@ -93,6 +94,12 @@ export class Store {
   readonly deliveries = new Table<DeliveryRecord>('webhook_deliveries');
   readonly deliveryIdx = deliveryIndexes(this.deliveries);
 
+  /** API-side fault rules per partner, in creation order (`/v3/sandbox/faults`). */
+  readonly faultRules = new Table<FaultRuleRecord>('fault_rules');
+  readonly faultRulesByPartner = this.faultRules.index(
+    new SortedIndex<FaultRuleRecord>((r) => r.partner_id, bySeq),
+  );
+
   /**
    * The request inspector's ring of recent requests per partner. Answers are kept as sent and
    * passed through `showRequestAnswer` (the inspector's redaction, given by the composition root)
@@ -112,6 +119,7 @@ export class Store {
     this.register(this.webhookEndpoints, this.deliveries);
     this.register(this.creditOffers, this.simulations, this.loans, this.transactions);
     this.register(this.requests);
+    this.register(this.faultRules);
   }
 
   /** Adds tables to the snapshot; later modules call this for the tables they own. */

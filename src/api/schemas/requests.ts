@@ -29,6 +29,16 @@ export const RequestLogEntrySchema = z
         'The JSON answer, secrets redacted (null for reads of the request log itself, which would quote itself)',
     }),
     created_at: DateTime.openapi({ description: 'Partner-clock time the request arrived' }),
+    fault: z
+      .object({
+        rule_id: z.string().openapi({ example: 'flt_3f2a0c1d9b8e4f6a7c5d2e1b0a9f8e7d' }),
+        action: z.record(z.string(), z.unknown()).openapi({ example: { status: 503 } }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          'The API-side fault rule that acted on this call (`/v3/sandbox/faults`), or null. After a reset or a timeout `status` is 0 and there is no response body; after a truncation the body is what was sent.',
+      }),
   })
   .openapi('RequestLogEntry');
 

@@ -6,6 +6,7 @@ import { ALL_EVENT_TYPES } from '../event-types.js';
 import { desugarChaosStep } from './chaos-step.js';
 import { CLOCK_DURATION_HINT, clockDurationMs, REAL_DURATION_HINT, realDurationMs } from './durations.js';
 import { classifyWord, type Expression, parseExpression } from './expressions.js';
+import { desugarFaultStep } from './fault-step.js';
 import { parsePath } from './paths.js';
 import { providerStateClashes } from './provider-states.js';
 import {
@@ -244,10 +245,17 @@ class StepChecker {
     const where = { index, name: rawName };
     const problem = (message: string) => this.problems.push({ file: this.file, step: where, message });
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      problem('a step is a mapping with one of request, advance, wait_until, expect, include or chaos');
+      problem(
+        'a step is a mapping with one of request, advance, wait_until, expect, include, chaos or fault',
+      );
       return undefined;
     }
-    const desugared = desugarChaosStep(raw);
+    const fault = desugarFaultStep(raw);
+    if ('problem' in fault) {
+      problem(fault.problem);
+      return undefined;
+    }
+    const desugared = desugarChaosStep(fault.step);
     if ('problem' in desugared) {
       problem(desugared.problem);
       return undefined;

@@ -71,8 +71,10 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     // as the handler read it.
     const path = c.req.path;
     const res = c.res;
-    const status = res.status;
-    let text = path.startsWith(SELF_PREFIX) ? undefined : responseText(res);
+    // A fault that acted on the wire (reset, timeout, truncation) says what went out instead.
+    const fault = c.get('fault');
+    const status = fault?.sent ? fault.sent.status : res.status;
+    let text = fault?.sent ? fault.sent.text : path.startsWith(SELF_PREFIX) ? undefined : responseText(res);
     if (text instanceof Promise) text = await text;
     const answer = text ?? null;
     const requestBody = read ? null : await readRequestBody(c);
@@ -102,6 +104,7 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
         // Kept as sent: the log redacts answers on the way out (see RequestRing), not here.
         response_text: answer,
         created_at_ms: clock.nowMs(),
+        ...(fault && { fault: { rule_id: fault.rule_id, action: fault.action } }),
       },
       size,
     );

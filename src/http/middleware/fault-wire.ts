@@ -1,0 +1,81 @@
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Context } from 'hono';
+import type { AppEnv } from '../env.js';
+
+/**
+ * The wire side of API-side faults: what a client sees when a connection is reset, never
+ * answered or cut mid-body. Under the Node adapter this acts on the request's socket; whatever the
+ * adapter writes afterwards goes to a destroyed socket and is dropped. In-process (`app.request`,
+ * no socket) the same faults end in a response whose body fails to read, as a cut connection does.
+ */
+
+/** The request's socket under the Node adapter; undefined in-process. */
+export function socketOf(c: Context<AppEnv>): Socket | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming?.socket ?? undefined;
+}
+
+/** Ends the exchange without an answer: a TCP reset (`reset`) or a plain close. */
+export function cutConnection(socket: Socket | undefined, reset: boolean): Response {
+  if (socket) {
+    if (reset && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+    else socket.destroy();
+    return new Response(null, { status: 502 });
+  }
+  return new Response(failingBody(new Uint8Array(), reset ? 'connection reset' : 'connection closed'), {
+    status: 502,
+  });
+}
+
+/**
+ * Sends the app's answer with its status, its headers and its full `Content-Length`, but only the
+ * first half of the body, then closes the connection. Answers what went out (for the request log)
+ * and the response to hand back to the adapter.
+ */
+export async function answerTruncated(
+  c: Context<AppEnv>,
+  socket: Socket | undefined,
+): Promise<{ sent: { status: number; text: string }; response: Response }> {
+  const res = c.res;
+  const body = Buffer.from(await res.text());
+  const half = body.subarray(0, Math.floor(body.length / 2));
+  const sent = { status: res.status, text: half.toString('utf8') };
+  if (!socket) {
+    const headers = new Headers(res.headers);
+    headers.set('content-length', String(body.length));
+    return {
+      sent,
+      response: new Response(failingBody(half, 'body truncated'), { status: res.status, headers }),
+    };
+  }
+  const outgoing = (c.env as { outgoing?: ServerResponse }).outgoing;
+  const headers = new Map<string, string>();
+  for (const [name, value] of Object.entries(outgoing?.getHeaders() ?? {})) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : String(value));
+  }
+  res.headers.forEach((value, name) => {
+    headers.set(name, value);
+  });
+  headers.set('content-length', String(body.length));
+  headers.set('connection', 'close');
+  headers.delete('transfer-encoding');
+  let head = `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}\r\n`;
+  for (const [name, value] of headers) head += `${name}: ${value}\r\n`;
+  const bytes = Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), half]);
+  // Waits until the bytes are handed to the kernel: the adapter's own writes must find the socket
+  // already destroyed, or they would follow the truncated answer on the wire.
+  await new Promise<void>((resolve) => socket.write(bytes, () => resolve()));
+  socket.destroy();
+  return { sent, response: new Response(null, { status: res.status }) };
+}
+
+/** A body that yields `bytes` and then fails, as reading a cut connection does. */
+function failingBody(bytes: Uint8Array, why: string): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      if (bytes.length > 0) controller.enqueue(bytes);
+      controller.error(new TypeError(`terminated: ${why} by a sandbox fault rule`));
+    },
+  });
+}
