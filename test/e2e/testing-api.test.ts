@@ -48,6 +48,23 @@ describe('startSandbox (credit-sandbox/testing)', () => {
     expect((refused as SandboxApiError).problem.code).toBe('resource_not_found');
   });
 
+  it('adds, lists and clears API-side faults: the next matching call answers the fault', async () => {
+    const rule = await sandbox.faults.add({
+      match: { method: 'GET', path: '/customers' },
+      action: { status: 503 },
+      times: 1,
+    });
+    expect(rule.id).toBeTruthy();
+    expect((await sandbox.faults.list()).map((r) => r.id)).toEqual([rule.id]);
+    const faulted = await sandbox.api('GET', '/customers').catch((error: unknown) => error);
+    expect((faulted as SandboxApiError).status).toBe(503);
+    expect(await sandbox.api('GET', '/customers')).toHaveProperty('data');
+    await sandbox.faults.add({ match: { method: 'GET', path: '/loans' }, action: { status: 500 }, times: 5 });
+    await sandbox.faults.clear();
+    expect(await sandbox.faults.list()).toEqual([]);
+    expect(await sandbox.api('GET', '/loans')).toHaveProperty('data');
+  });
+
   it('gives the same ids for the same seed: two sandboxes, one story', async () => {
     const runs = [];
     for (const _ of [1, 2]) {

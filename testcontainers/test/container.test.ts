@@ -29,12 +29,25 @@ function imagePresent(image: string): boolean {
   }
 }
 
-/** The docker bridge's gateway: the host address a container on the default bridge reaches. */
+/**
+ * The docker bridge's gateway: the host address a container on the default bridge reaches. Docker
+ * names it in the network's IPAM config, or only on the host's bridge interface (docker0).
+ */
 function bridgeGateway(): string {
-  const out = execFileSync('docker', ['network', 'inspect', 'bridge', '-f', '{{range .IPAM.Config}}{{.Gateway}}{{end}}']);
-  const gateway = out.toString().trim();
-  if (!/^\d+\.\d+\.\d+\.\d+$/.test(gateway)) throw new Error(`no bridge gateway address: "${gateway}"`);
-  return gateway;
+  const format = '{{range .IPAM.Config}}{{.Gateway}}{{end}}|{{index .Options "com.docker.network.bridge.name"}}';
+  const [gateway, iface] = execFileSync('docker', ['network', 'inspect', 'bridge', '-f', format])
+    .toString()
+    .trim()
+    .split('|');
+  const address =
+    gateway && /^\d+\.\d+\.\d+\.\d+$/.test(gateway)
+      ? gateway
+      : // Node lists only interfaces that are up; docker0 is down until a container joins it.
+        /inet (\d+\.\d+\.\d+\.\d+)/.exec(
+          execFileSync('ip', ['-4', '-o', 'addr', 'show', iface || 'docker0']).toString(),
+        )?.[1];
+  if (!address) throw new Error(`no address for the docker bridge (interface ${iface})`);
+  return address;
 }
 
 interface Delivery {
