@@ -21,6 +21,7 @@ import { sandboxProviderStateRoutes } from './api/sandbox-provider-states.js';
 import { sandboxRequestRoutes } from './api/sandbox-requests.js';
 import { sandboxResetRoutes } from './api/sandbox-reset.js';
 import { sandboxScenarioRoutes } from './api/sandbox-scenarios.js';
+import { sandboxSnapshotRoutes } from './api/sandbox-snapshots.js';
 import { webhookEndpointRoutes } from './api/webhooks.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { ApiError, ERROR_CATALOG, type ErrorCode } from './domain/errors.js';
@@ -49,6 +50,8 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Paths whose routes the RegExpRouter cannot hold (see SplitRouter). */
 export const KYC_CONTROL_PREFIX = '/v3/sandbox/customers/';
+/** `…/snapshots/import` beside `…/snapshots/{name}/restore`: the same limit of the RegExpRouter. */
+export const SNAPSHOT_PREFIX = '/v3/sandbox/snapshots/';
 
 /** Every router mounted under /v3, in documentation order. */
 const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
@@ -58,6 +61,7 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   sandboxCalendarRoutes,
   sandboxEventRoutes,
   sandboxResetRoutes,
+  sandboxSnapshotRoutes,
   customerRoutes,
   customerDocumentRoutes,
   customerBiometricsRoutes,
@@ -78,7 +82,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // The sandbox's KYC control routes defeat Hono's fastest router; keep them on a router of their own.
   // strict: false serves `/v3/customers/` as `/v3/customers` (any method): a trailing slash a
   // client's URL joining adds must not turn into a 405 or 404.
-  const app = new OpenAPIHono<AppEnv>({ router: new SplitRouter(KYC_CONTROL_PREFIX), strict: false });
+  const app = new OpenAPIHono<AppEnv>({
+    router: new SplitRouter(KYC_CONTROL_PREFIX, SNAPSHOT_PREFIX),
+    strict: false,
+  });
   // Read on use: the server learns its public URL only once it listens (port 0 picks one).
   const publicUrl = () => deps.config.publicUrl;
 

@@ -21,6 +21,7 @@ import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { recordCounters, seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
+import { loadStartSnapshot } from './start-snapshot.js';
 import { openPersistence } from './store/open-persistence.js';
 import { openDatabase } from './store/postgres/open.js';
 import { Store } from './store/store.js';
@@ -68,6 +69,8 @@ export interface ServeOptions {
   /** Open connections one client address may hold in hosted mode (`--max-connections-per-client`, 32). */
   maxConnectionsPerClient?: number | undefined;
   credential: DefaultCredential;
+  /** An exported snapshot loaded into the default partner at start (`--snapshot`). */
+  snapshotFile?: string | undefined;
   log?: Logger;
   /** One console line per request (`--log`); off when absent. */
   accessLog?: AccessLogFormat | undefined;
@@ -183,7 +186,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const url = `http://${shownHost}:${address.port}`;
   await shared?.start(options.instanceUrl ?? url, options.credential, options.clockMode);
 
-  return {
+  const running: RunningServer = {
     url,
     deps,
     shared,
@@ -230,4 +233,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (failure !== undefined) throw failure;
     },
   };
+  if (options.snapshotFile) {
+    try {
+      const loaded = await loadStartSnapshot(
+        async (request) => app.fetch(request),
+        options.snapshotFile,
+        options.credential,
+      );
+      log.info(
+        `snapshot: loaded "${loaded.name}" (${loaded.rows} rows) into the default partner from ${options.snapshotFile}`,
+      );
+    } catch (error) {
+      await running.close();
+      throw error;
+    }
+  }
+  return running;
 }

@@ -50,6 +50,8 @@ export class CredentialError extends ApiCallError {
 export interface CallOptions {
   body?: unknown;
   form?: FormData;
+  /** A body sent as is (e.g. a snapshot file), with its content type. */
+  raw?: { data: Uint8Array; contentType: string };
   query?: Record<string, string | number | undefined>;
   headers?: Record<string, string>;
   /** Statuses that are not an error (default: any 2xx). */
@@ -120,9 +122,12 @@ export class SandboxClient {
     }
     const headers: Record<string, string> = { ...options.headers, ...extraHeaders };
     if (token) headers.authorization = `Bearer ${token}`;
-    let body: string | FormData | undefined;
+    let body: string | FormData | Uint8Array | undefined;
     if (options.form) {
       body = options.form;
+    } else if (options.raw) {
+      body = options.raw.data;
+      headers['content-type'] = options.raw.contentType;
     } else if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';

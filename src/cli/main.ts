@@ -13,6 +13,7 @@ import { registerRequests } from './requests.js';
 import { registerReset } from './reset.js';
 import { registerScenario } from './scenario.js';
 import { registerServe } from './serve.js';
+import { registerSnapshots } from './snapshots.js';
 import { registerTrigger } from './trigger.js';
 import { registerWebhooks } from './webhooks.js';
 
@@ -35,6 +36,7 @@ registerPartners(program);
 registerCustomers(program);
 registerLoans(program);
 registerReset(program);
+registerSnapshots(program);
 registerWebhooks(program);
 registerDeliveries(program);
 registerFaults(program);

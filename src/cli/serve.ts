@@ -82,6 +82,11 @@ export function registerServe(program: Command): void {
       'a client that has not sent its whole request (body included) within this many ms is answered 408 and cut off',
       String(DEFAULT_REQUEST_TIMEOUT_MS),
     )
+    .option(
+      '--snapshot <file>',
+      'load an exported snapshot (JSON or .json.gz) into the default partner at start (env CREDIT_SANDBOX_SNAPSHOT)',
+      process.env.CREDIT_SANDBOX_SNAPSHOT || undefined,
+    )
     .option('--hosted', 'shared by several people or partners: caps the open connections per client address')
     .option(
       '--max-connections-per-client <n>',
@@ -202,6 +207,7 @@ export function registerServe(program: Command): void {
           startTimeMs,
           holidaysRegion,
           credential,
+          snapshotFile: opts.snapshot,
           scenarioDirs: splitList(opts.scenarios),
           accessLog,
         });
@@ -222,6 +228,7 @@ export function registerServe(program: Command): void {
         if ((error as Error).name === 'ScenarioFileError') {
           fail(`invalid scenario files:\n${(error as Error).message}`);
         }
+        if ((error as Error).name === 'StartSnapshotError') fail((error as Error).message);
         throw error;
       }
       const publicUrl = server.deps.config.publicUrl;

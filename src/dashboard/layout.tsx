@@ -25,6 +25,7 @@ export const NAV = [
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],
   ['requests', 'Requests', '/dashboard/requests'],
   ['scenarios', 'Scenarios', '/dashboard/scenarios'],
+  ['snapshots', 'Snapshots', '/dashboard/snapshots'],
 ] as const;
 
 export type Section = (typeof NAV)[number][0];

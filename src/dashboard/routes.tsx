@@ -16,6 +16,7 @@ import { overviewPage } from './pages/overview.js';
 import { requestPages } from './pages/requests.js';
 import { scenarioPages } from './pages/scenarios.js';
 import { SignInPage } from './pages/sign-in.js';
+import { snapshotPages } from './pages/snapshots.js';
 import { webhookPages } from './pages/webhooks.js';
 import {
   csrfToken,
@@ -172,5 +173,6 @@ export function dashboardRoutes(deps: AppDeps, fetch: AppFetch): Hono<DashboardE
   webhookPages(app, pageDeps);
   requestPages(app, pageDeps);
   scenarioPages(app, pageDeps);
+  snapshotPages(app, pageDeps);
   return app;
 }

@@ -29,6 +29,21 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
+/**
+ * A client id no credential has. Credentials outlive a snapshot restore, which rewinds the
+ * partner's seeded stream, so the id drawn may be one issued after the save. Then it is derived
+ * again from the drawn one without drawing more, so every later value of the stream stays what it
+ * was (under `--seed` only this client id differs from the first run).
+ */
+function unusedClientId(ctx: CoreContext): string {
+  const drawn = ctx.ids('cid_');
+  let id = drawn;
+  for (let n = 1; ctx.store.credentials.get(id); n++) {
+    id = `cid_${createHash('sha256').update(`${drawn}/${n}`).digest('hex').slice(0, 32)}`;
+  }
+  return id;
+}
+
 /** Creates a credential. `fixed` pins the pair (the default partner's well-known credential). */
 export function issueCredential(
   ctx: CoreContext,
@@ -37,7 +52,7 @@ export function issueCredential(
 ): { row: CredentialRecord; secret: string } {
   const secret = fixed?.clientSecret ?? `${SECRET_PREFIX}${ctx.randomBytes(24).toString('base64url')}`;
   const row = ctx.store.credentials.insert({
-    id: fixed?.clientId ?? ctx.ids('cid_'),
+    id: fixed?.clientId ?? unusedClientId(ctx),
     seq: ctx.store.nextSeq(),
     partner_id: ctx.partnerId,
     name,

@@ -286,6 +286,26 @@ export const ERROR_CATALOG = {
     title: 'Too many fault rules',
     help: 'A partner holds at most 50 API-side fault rules at once. Delete the ones you no longer need (`DELETE /v3/sandbox/faults/{id}`) or clear them all (`DELETE /v3/sandbox/faults`).',
   },
+  snapshot_exists: {
+    status: 409,
+    title: 'Snapshot name taken',
+    help: 'This partner already has a snapshot with that name. Send `"replace": true` (import: `?replace=true`) to overwrite it, delete it first, or pick another name.',
+  },
+  snapshot_ids_taken: {
+    status: 409,
+    title: 'Snapshot ids belong to another partner',
+    help: 'Snapshots keep their ids, and an id belongs to one partner of a sandbox: another partner here holds an id of this snapshot (it was imported there, or exported from there). Import it into that partner, on another sandbox, or after that partner was reset.',
+  },
+  snapshot_limit_reached: {
+    status: 422,
+    title: 'Snapshot bound reached',
+    help: 'A partner keeps at most 20 snapshots of at most 16 MiB (as JSON) each, 64 MiB together. Delete snapshots you no longer need (`DELETE /v3/sandbox/snapshots/{name}`), or save a smaller world.',
+  },
+  snapshot_invalid: {
+    status: 422,
+    title: 'Snapshot document invalid',
+    help: 'An import takes the document `GET /v3/sandbox/snapshots/{name}/export` answered, unchanged: `format` "credit-sandbox-snapshot", a known `version` (1), and every table as exported. Nothing was imported; the detail names the first problem.',
+  },
   // 429 / 500.
   rate_limited: {
     status: 429,

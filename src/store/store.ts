@@ -22,6 +22,7 @@ import type {
 } from './records.js';
 import { RequestLogTable } from './request-log-table.js';
 import type { AnswerFilter } from './request-ring.js';
+import type { SnapshotRecord } from './snapshot-records.js';
 import { type PersistedTable, Table } from './table.js';
 import type { StoreMeta, TableChanges } from './types.js';
 import { deliveryIndexes, webhookEndpointIndexes } from './webhook-indexes.js';
@@ -100,6 +101,9 @@ export class Store {
     new SortedIndex<FaultRuleRecord>((r) => r.partner_id, bySeq),
   );
 
+  /** Named snapshots of partner worlds (`POST /v3/sandbox/snapshots`). */
+  readonly snapshots = new Table<SnapshotRecord>('snapshots');
+
   /**
    * The request inspector's ring of recent requests per partner. Answers are kept as sent and
    * passed through `showRequestAnswer` (the inspector's redaction, given by the composition root)
@@ -120,6 +124,7 @@ export class Store {
     this.register(this.creditOffers, this.simulations, this.loans, this.transactions);
     this.register(this.requests);
     this.register(this.faultRules);
+    this.register(this.snapshots);
   }
 
   /** Adds tables to the snapshot; later modules call this for the tables they own. */
@@ -130,11 +135,12 @@ export class Store {
 
   /**
    * Deletes every row a partner owns except the partner itself, its credentials (so the caller's
-   * token keeps working) and its request log (the history of what it sent, the reset included).
+   * token keeps working), its request log (the history of what it sent, the reset included) and
+   * its snapshots (a test suite resets and restores between tests).
    * A rare control call, so a pass over each table is fine.
    */
   deletePartnerData(partnerId: string): number {
-    const kept: unknown[] = [this.partners, this.credentials, this.requests];
+    const kept: unknown[] = [this.partners, this.credentials, this.requests, this.snapshots];
     let removed = 0;
     for (const table of this.tables) {
       if (kept.includes(table)) continue;

@@ -2,7 +2,13 @@ import { fixedClock } from '../engine/clock.js';
 import type { Engine } from '../engine/engine.js';
 import type { Persistence } from '../store/persistence.js';
 import type { Store } from '../store/store.js';
-import { beginAttempt, markSending, recordAttemptOutcome, resumeInterruptedDelivery } from './attempts.js';
+import {
+  beginAttempt,
+  markSending,
+  type PreparedAttempt,
+  recordAttemptOutcome,
+  resumeInterruptedDelivery,
+} from './attempts.js';
 import { ATTEMPT_JOB } from './deliveries.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { createUndiciSender, type WebhookSender } from './sender.js';
@@ -18,6 +24,19 @@ export interface WebhookDelivery {
   close(): Promise<void>;
   /** Re-schedules a partner's attempts that were in flight when its rows were written (takeover). */
   resumePartner(partnerId: string): void;
+  /**
+   * Forgets the partner's attempts waiting for a slot or in flight (a snapshot restore replaces
+   * their world): the waiting ones are never sent, the outcome of those on the wire is never
+   * recorded. Answers which they were.
+   */
+  abandonPartner(partnerId: string): AbandonedAttempt[];
+}
+
+/** An attempt a restore abandoned; `sent`: it was on the wire (the receiver may get it). */
+export interface AbandonedAttempt {
+  deliveryId: string;
+  attemptNumber: number;
+  sent: boolean;
 }
 
 export interface WebhookDeliveryOptions {
@@ -47,6 +66,11 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   const undici = options.send ? undefined : createUndiciSender({ publicOnly: options.publicOnly === true });
   const send = options.send ?? (undici as { send: WebhookSender }).send;
 
+  // Attempts handed to the dispatcher and not settled yet, those of them on the wire, and those a
+  // restore abandoned (their slot is given back as usual, nothing else happens).
+  const outstanding = new Set<PreparedAttempt>();
+  const sending = new Set<PreparedAttempt>();
+  const abandoned = new WeakSet<PreparedAttempt>();
   const dispatcher = new WebhookDispatcher({
     send,
     realNow: options.realNow,
@@ -54,8 +78,16 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     concurrency: options.concurrency,
     perPartner: options.perPartner,
     onError,
-    start: (attempt) => markSending(engine.context(attempt.partnerId), attempt),
+    start: (attempt) => {
+      const go = !abandoned.has(attempt) && markSending(engine.context(attempt.partnerId), attempt);
+      if (go) sending.add(attempt);
+      else outstanding.delete(attempt);
+      return go;
+    },
     record: (attempt, result) => {
+      outstanding.delete(attempt);
+      sending.delete(attempt);
+      if (abandoned.has(attempt)) return;
       recordAttemptOutcome(engine.context(attempt.partnerId, fixedClock(attempt.dueAtMs)), attempt, result);
       persistence
         .flush()
@@ -65,8 +97,26 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
 
   engine.handle(ATTEMPT_JOB, (ctx, payload) => {
     const attempt = beginAttempt(ctx, String(payload.delivery_id));
-    if (attempt) dispatcher.dispatch(attempt);
+    if (attempt) {
+      outstanding.add(attempt);
+      dispatcher.dispatch(attempt);
+    }
   });
+
+  const abandonPartner = (partnerId: string): AbandonedAttempt[] => {
+    const out: AbandonedAttempt[] = [];
+    for (const attempt of outstanding) {
+      if (attempt.partnerId !== partnerId) continue;
+      abandoned.add(attempt);
+      outstanding.delete(attempt);
+      out.push({
+        deliveryId: attempt.deliveryId,
+        attemptNumber: attempt.attemptNumber,
+        sent: sending.has(attempt),
+      });
+    }
+    return out;
+  };
 
   // Attempts that were waiting for a slot or in flight when the partner's previous owner stopped.
   const resumePartner = (partnerId: string): void => {
@@ -112,6 +162,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
       await undici?.close();
     },
     resumePartner,
+    abandonPartner,
   };
 }
 

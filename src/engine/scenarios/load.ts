@@ -18,6 +18,7 @@ import {
   type StepFileShape,
 } from './schema.js';
 import { alternatives, fallbackLiteral, placeholders, RANDOM_NAMES } from './scope.js';
+import { desugarSnapshotStep } from './snapshot-step.js';
 import type { ParamSpec, ParamType, RequestSpec, Scenario, Step } from './types.js';
 
 /** One thing wrong with a scenario file: where (file, step) and what. */
@@ -246,7 +247,7 @@ class StepChecker {
     const problem = (message: string) => this.problems.push({ file: this.file, step: where, message });
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       problem(
-        'a step is a mapping with one of request, advance, wait_until, expect, include, chaos or fault',
+        'a step is a mapping with one of request, advance, wait_until, expect, include, chaos, fault, snapshot or restore',
       );
       return undefined;
     }
@@ -255,7 +256,8 @@ class StepChecker {
       problem(fault.problem);
       return undefined;
     }
-    const desugared = desugarChaosStep(fault.step);
+    const chaos = desugarChaosStep(fault.step);
+    const desugared = 'problem' in chaos ? chaos : desugarSnapshotStep(chaos.step);
     if ('problem' in desugared) {
       problem(desugared.problem);
       return undefined;
@@ -590,7 +592,7 @@ class StepChecker {
   }
 }
 
-const STEP_KEYS = [...Object.keys(StepFile.shape), 'chaos'];
+const STEP_KEYS = [...Object.keys(StepFile.shape), 'chaos', 'snapshot', 'restore'];
 
 /** A request step may not start a scenario run (a run inside a run could recurse without end). */
 export const RUNS_PATH = /^\/v3\/sandbox\/scenarios\b/;

@@ -1,0 +1,148 @@
+import {
+  captureWorldTables,
+  partnerRows,
+  snapshotTableNames,
+  type WorldRow,
+} from '../store/partner-world.js';
+import type { PartnerWorld, SavedClock, SnapshotRecord } from '../store/snapshot-records.js';
+import type { Store } from '../store/store.js';
+import { ApiError } from './errors.js';
+
+/** DESIGN "Snapshots": names are short, lowercase and safe in URLs and file names. */
+export const SNAPSHOT_NAME = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
+/** Bounds of what a partner's snapshots keep (documented in docs/snapshots.md). */
+export const MAX_SNAPSHOTS_PER_PARTNER = 20;
+export const MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024;
+export const MAX_PARTNER_SNAPSHOT_BYTES = 64 * 1024 * 1024;
+
+export const SNAPSHOT_FORMAT = 'credit-sandbox-snapshot';
+export const SNAPSHOT_VERSION = 1;
+
+/** The export: one versioned JSON document holding a partner's world. */
+export interface SnapshotDocument {
+  format: typeof SNAPSHOT_FORMAT;
+  version: typeof SNAPSHOT_VERSION;
+  /** The partner it was saved from (an import puts the rows into the importing partner). */
+  partner: string;
+  name: string;
+  saved_at: string;
+  clock: SavedClock;
+  random_draws: number | null;
+  tables: Record<string, WorldRow[]>;
+}
+
+export function snapshotId(partnerId: string, name: string): string {
+  return `${partnerId} ${name}`;
+}
+
+/** The partner's world now: every row of the snapshot tables, its clock and random position. */
+export function captureWorld(
+  store: Store,
+  partnerId: string,
+  clock: SavedClock,
+  randomDraws: number | null,
+): PartnerWorld {
+  return { clock, random_draws: randomDraws, tables: captureWorldTables(store, partnerId) };
+}
+
+/** The partner's snapshots, newest first. */
+export function listSnapshots(store: Store, partnerId: string): SnapshotRecord[] {
+  return (partnerRows(store, 'snapshots', partnerId) as SnapshotRecord[])
+    .slice()
+    .sort((a, b) => b.seq - a.seq);
+}
+
+export function getSnapshot(store: Store, partnerId: string, name: string): SnapshotRecord {
+  const row = SNAPSHOT_NAME.test(name) ? store.snapshots.get(snapshotId(partnerId, name)) : undefined;
+  if (!row) {
+    throw new ApiError(
+      'resource_not_found',
+      `No snapshot named "${name}" exists for this partner. GET /v3/sandbox/snapshots lists its snapshots.`,
+      { param: 'name' },
+    );
+  }
+  return row;
+}
+
+export function deleteSnapshot(store: Store, partnerId: string, name: string): SnapshotRecord {
+  const row = getSnapshot(store, partnerId, name);
+  store.snapshots.delete(row.id);
+  return row;
+}
+
+/**
+ * Keeps `world` as the partner's snapshot `name` within the bounds (count, bytes each and
+ * together). An existing name is refused unless `replace`.
+ */
+export function keepSnapshot(
+  store: Store,
+  partnerId: string,
+  name: string,
+  world: PartnerWorld,
+  options: { replace: boolean },
+): SnapshotRecord {
+  const id = snapshotId(partnerId, name);
+  const existing = store.snapshots.get(id);
+  if (existing && !options.replace) {
+    throw new ApiError(
+      'snapshot_exists',
+      `This partner already has a snapshot named "${name}" (saved at ${existing.saved_at}). Send "replace": true to overwrite it, or pick another name.`,
+      { param: 'name' },
+    );
+  }
+  const others = listSnapshots(store, partnerId).filter((row) => row.id !== id);
+  if (others.length >= MAX_SNAPSHOTS_PER_PARTNER) {
+    throw new ApiError(
+      'snapshot_limit_reached',
+      `This partner already keeps ${others.length} snapshots, the most allowed (${MAX_SNAPSHOTS_PER_PARTNER}). Delete one first.`,
+    );
+  }
+  // The size the bounds count: the world as JSON, as the export and the persistence write it.
+  const bytes = Buffer.byteLength(JSON.stringify(world));
+  if (bytes > MAX_SNAPSHOT_BYTES) {
+    throw new ApiError(
+      'snapshot_limit_reached',
+      `This world is ${bytes} bytes as JSON; a snapshot holds at most ${MAX_SNAPSHOT_BYTES}. Reset or trim the partner, or use several partners.`,
+    );
+  }
+  const kept = others.reduce((sum, row) => sum + row.bytes, 0);
+  if (kept + bytes > MAX_PARTNER_SNAPSHOT_BYTES) {
+    throw new ApiError(
+      'snapshot_limit_reached',
+      `This partner's snapshots would hold ${kept + bytes} bytes together; at most ${MAX_PARTNER_SNAPSHOT_BYTES} are kept. Delete snapshots you no longer need.`,
+    );
+  }
+  const row: SnapshotRecord = {
+    id,
+    seq: store.nextSeq(),
+    partner_id: partnerId,
+    name,
+    saved_at: world.clock.now,
+    bytes,
+    world,
+  };
+  return existing ? store.snapshots.replace(row) : store.snapshots.insert(row);
+}
+
+/** The export document of a snapshot. */
+export function snapshotDocument(row: SnapshotRecord): SnapshotDocument {
+  return {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    partner: row.partner_id,
+    name: row.name,
+    saved_at: row.saved_at,
+    clock: row.world.clock,
+    random_draws: row.world.random_draws,
+    tables: row.world.tables,
+  };
+}
+
+/** Row counts per table, for listings. */
+export function snapshotCounts(row: SnapshotRecord): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [name, rows] of Object.entries(row.world.tables)) counts[name] = rows.length;
+  return counts;
+}
+
+export { snapshotTableNames };

@@ -1,0 +1,119 @@
+import { GroupIndex } from './indexes.js';
+import type { WorldRow, WorldTables } from './snapshot-records.js';
+import type { Store } from './store.js';
+import { Table } from './table.js';
+
+/**
+ * The store tables that are NOT part of a partner's world in a snapshot, and why. This is the one
+ * place that decides: every other persisted table is saved and restored whole for the partner.
+ * A new table that holds test-harness configuration (API fault rules, ...) belongs here;
+ * `partner-world.test.ts` lists the tables a snapshot holds, so a new table fails it until it is
+ * placed on one side or the other.
+ */
+export const NOT_IN_SNAPSHOTS: Readonly<Record<string, string>> = {
+  partners: "the partner row itself: its clock is saved on its own, its name and creator don't change",
+  credentials: 'credentials: a restore never revokes the token that asked for it',
+  requests: "the request inspector's log: the history of what the partner sent, restores included",
+  snapshots: 'snapshots do not hold snapshots',
+  fault_rules:
+    'API-side fault rules are test-harness configuration: a restore must not bring back a fault a test cleared',
+};
+
+export type { WorldRow, WorldTables } from './snapshot-records.js';
+
+/** The tables a snapshot holds, in the store's restore order. */
+export function snapshotTableNames(store: Store): string[] {
+  return store.tableNames().filter((name) => !(name in NOT_IN_SNAPSHOTS));
+}
+
+type AnyTable = Table<WorldRow>;
+
+/**
+ * Per-partner row groups of the snapshot tables, registered on first use (a store that never
+ * takes a snapshot pays nothing), so saving and restoring cost the partner's size, not the store's.
+ */
+const groups = new WeakMap<Store, Map<string, GroupIndex<WorldRow>>>();
+
+function tableOf(store: Store, name: string): AnyTable {
+  const table = store.table(name);
+  if (!(table instanceof Table)) throw new Error(`snapshot table ${name} is not a row table`);
+  return table as AnyTable;
+}
+
+/** The partner's rows of one row table, through a per-partner index made on first use. */
+export function partnerRows(store: Store, name: string, partnerId: string): readonly WorldRow[] {
+  return partnerGroup(store, name).get(partnerId);
+}
+
+function partnerGroup(store: Store, name: string): GroupIndex<WorldRow> {
+  let byTable = groups.get(store);
+  if (!byTable) {
+    byTable = new Map();
+    groups.set(store, byTable);
+  }
+  let group = byTable.get(name);
+  if (!group) {
+    group = tableOf(store, name).index(new GroupIndex<WorldRow>((row) => row.partner_id));
+    byTable.set(name, group);
+  }
+  return group;
+}
+
+/**
+ * The partner's rows of every snapshot table. Rows are immutable (tables replace, never mutate),
+ * so the arrays hold the stored objects themselves: saving copies references, not data.
+ */
+export function captureWorldTables(store: Store, partnerId: string): WorldTables {
+  const tables: WorldTables = {};
+  for (const name of snapshotTableNames(store)) {
+    tables[name] = [...partnerGroup(store, name).get(partnerId)];
+  }
+  return tables;
+}
+
+/** Rows of the partner per snapshot table (for counts). */
+export function countWorldRows(tables: WorldTables): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [name, rows] of Object.entries(tables)) counts[name] = rows.length;
+  return counts;
+}
+
+/**
+ * The first row of `tables` whose id another partner holds in this store (ids are store-wide
+ * keys, so one id belongs to one partner), or undefined when the world can be put in place.
+ */
+export function findTakenId(
+  store: Store,
+  partnerId: string,
+  tables: WorldTables,
+): { table: string; id: string } | undefined {
+  for (const name of snapshotTableNames(store)) {
+    const table = tableOf(store, name);
+    for (const row of tables[name] ?? []) {
+      const held = table.get(row.id);
+      if (held && held.partner_id !== partnerId) return { table: name, id: row.id };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Replaces every row the partner holds in the snapshot tables by `tables` in one synchronous step
+ * (no request can run in between). The deletes and inserts are recorded as changes, so the
+ * persistence backend writes the swap like any other change. Call `findTakenId` first.
+ */
+export function replaceWorldTables(store: Store, partnerId: string, tables: WorldTables): void {
+  for (const name of snapshotTableNames(store)) {
+    const deletes = partnerGroup(store, name)
+      .get(partnerId)
+      .map((row) => row.id);
+    tableOf(store, name).apply({ upserts: tables[name] ?? [], deletes });
+  }
+  // The insertion counter orders events and jobs; it continues past every row put back (an
+  // import brings rows numbered on another sandbox).
+  let maxSeq = store.meta.seq;
+  for (const rows of Object.values(tables)) {
+    for (const row of rows) if (typeof row.seq === 'number' && row.seq > maxSeq) maxSeq = row.seq;
+  }
+  store.meta.seq = maxSeq;
+}
