@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../domain/default-partner.js';
 import { scenarioCatalog } from '../engine/scenarios/catalog.js';
 import { startServer } from '../server.js';
@@ -43,6 +42,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     startTimeMs: startTimeMs(options.startTime),
     scenarioDirs,
     credential,
+    snapshotFile: options.snapshot,
     accessLog: 'off',
     log: {
       info: () => {},
@@ -55,12 +55,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     stopped ??= server.close();
     return stopped;
   };
-  try {
-    if (options.snapshot !== undefined) await loadSnapshot(client.api, options.snapshot);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
   return { ...client, url: server.url, stop };
 }
 
@@ -73,11 +67,4 @@ function startTimeMs(start: StartSandboxOptions['startTime']): number | undefine
     );
   }
   return ms;
-}
-
-// A fixture file is an export: import it into the default partner, then restore it.
-async function loadSnapshot(api: Sandbox['api'], file: string): Promise<void> {
-  const document = JSON.parse(await readFile(file, 'utf8')) as unknown;
-  const imported = await api<{ name: string }>('POST', '/sandbox/snapshots/import', document);
-  await api('POST', `/sandbox/snapshots/${encodeURIComponent(imported.name)}/restore`);
 }

@@ -108,19 +108,50 @@ describe('POST /v3/sandbox/provider-states (Pact state change URL)', () => {
     expect(elsewhere.status).toBe(401);
   });
 
-  it('teardown puts the partner back: what the setup created is gone', async () => {
+  it('teardown restores the partner as it was before setup (a snapshot): its own data and its clock', async () => {
     const sandbox = createTestSandbox();
+    const mine = await sandbox.json<{ id: string }>('POST', '/v3/customers', {
+      body: { cpf: '52998224725', name: 'Ana Souza', email: 'ana@example.com' },
+    });
+    expect(mine.status).toBe(201);
+    const clockBefore = (await sandbox.json<{ now: string }>('GET', '/v3/sandbox/clock')).body.now;
     const setup = await sandbox.json<Record<string, unknown>>('POST', PATH, {
-      body: { state: 'a customer whose KYC was rejected', params: { document: 'identity_card_front' } },
+      body: { state: 'a customer with an overdue installment', params: { days: 10 } },
     });
     expect(setup.status).toBe(200);
-    expect(setup.body.customer_status).toBe('pending_kyc');
+    expect((await sandbox.json<{ now: string }>('GET', '/v3/sandbox/clock')).body.now).not.toBe(clockBefore);
+    const snapshots = await sandbox.json<{ data: { name: string }[] }>('GET', '/v3/sandbox/snapshots');
+    expect(snapshots.body.data.map((s) => s.name)).toEqual(['pact-provider-state']);
     const teardown = await sandbox.json('POST', PATH, {
-      body: { state: 'a customer whose KYC was rejected', action: 'teardown' },
+      body: { state: 'a customer with an overdue installment', action: 'teardown' },
     });
     expect(teardown.status).toBe(200);
-    const customer = await sandbox.json('GET', `/v3/customers/${setup.body.customer_id}`);
-    expect(customer.status).toBe(404);
+    expect((await sandbox.json('GET', `/v3/customers/${setup.body.customer_id}`)).status).toBe(404);
+    expect((await sandbox.json('GET', `/v3/customers/${mine.body.id}`)).status).toBe(200);
+    expect((await sandbox.json<{ now: string }>('GET', '/v3/sandbox/clock')).body.now).toBe(clockBefore);
+    // The snapshot is gone: the next interaction saves afresh; a second teardown changes nothing.
+    expect((await sandbox.json<{ data: unknown[] }>('GET', '/v3/sandbox/snapshots')).body.data).toEqual([]);
+    const again = await sandbox.json('POST', PATH, { body: { state: 'an active loan', action: 'teardown' } });
+    expect(again.status).toBe(200);
+    expect((await sandbox.json('GET', `/v3/customers/${mine.body.id}`)).status).toBe(200);
+  });
+
+  it('a second state of the same interaction keeps the snapshot of the first: one teardown undoes both', async () => {
+    const sandbox = createTestSandbox();
+    const first = await sandbox.json<Record<string, unknown>>('POST', PATH, {
+      body: { state: 'an active customer with a credit offer' },
+    });
+    const second = await sandbox.json<Record<string, unknown>>('POST', PATH, {
+      body: { state: 'a customer whose KYC was rejected' },
+    });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    await sandbox.json('POST', PATH, {
+      body: { state: 'an active customer with a credit offer', action: 'teardown' },
+    });
+    await sandbox.json('POST', PATH, {
+      body: { state: 'a customer whose KYC was rejected', action: 'teardown' },
+    });
+    expect((await sandbox.json<{ data: unknown[] }>('GET', '/v3/customers')).body.data).toEqual([]);
   });
 
   it('takes the states array form and merges the captures of every state', async () => {

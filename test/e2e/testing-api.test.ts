@@ -65,6 +65,27 @@ describe('startSandbox (credit-sandbox/testing)', () => {
     expect(await sandbox.api('GET', '/loans')).toHaveProperty('data');
   });
 
+  it('saves and restores snapshots, and a new sandbox starts from an exported one (snapshot option)', async () => {
+    const { captured } = await sandbox.runScenario('active-customer');
+    const customer = captured.customer as { id: string };
+    await sandbox.snapshot('one-customer');
+    await sandbox.reset();
+    expect(
+      (await sandbox.api('GET', `/customers/${customer.id}`).catch((e: SandboxApiError) => e)) instanceof
+        SandboxApiError,
+    ).toBe(true);
+    await sandbox.restore('one-customer');
+    expect((await sandbox.api<{ status: string }>('GET', `/customers/${customer.id}`)).status).toBe('active');
+    const file = join(mkdtempSync(join(tmpdir(), 'testing-api-')), 'one-customer.json');
+    writeFileSync(file, JSON.stringify(await sandbox.api('GET', '/sandbox/snapshots/one-customer/export')));
+    const other = await startSandbox({ snapshot: file });
+    try {
+      expect((await other.api<{ status: string }>('GET', `/customers/${customer.id}`)).status).toBe('active');
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('gives the same ids for the same seed: two sandboxes, one story', async () => {
     const runs = [];
     for (const _ of [1, 2]) {

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { AbstractStartedContainer, GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
 import { SandboxApiError, ScenarioFailedError, sandboxClient } from '../../src/testing/client.js';
 import type { ClockReading, Faults, SandboxClient, ScenarioParam, ScenarioRun } from '../../src/testing/types.js';
@@ -10,6 +9,8 @@ export type { ClockReading, FaultRule, Faults, SandboxClient, ScenarioRun } from
 export const DEFAULT_IMAGE = 'credit-sandbox:local';
 const PORT = 8080;
 const SCENARIOS_DIR = '/home/node/scenarios';
+const SNAPSHOT_FILE = '/home/node/snapshot.json';
+const SNAPSHOT_FILE_GZ = '/home/node/snapshot.json.gz';
 const DEFAULT_CLIENT_ID = 'cid_sandbox_default';
 const DEFAULT_CLIENT_SECRET = 'svc_cs_test_sandbox_default_secret';
 
@@ -26,7 +27,6 @@ export class CreditSandboxContainer extends GenericContainer {
   private readonly args: string[] = [];
   private clientId = DEFAULT_CLIENT_ID;
   private clientSecret = DEFAULT_CLIENT_SECRET;
-  private snapshotFile: string | undefined;
 
   constructor(image = DEFAULT_IMAGE) {
     super(image);
@@ -67,9 +67,11 @@ export class CreditSandboxContainer extends GenericContainer {
     return this;
   }
 
-  /** A snapshot export loaded into the default partner once the container is healthy. */
+  /** A snapshot export (JSON or .json.gz) copied in and loaded into the default partner at start (`--snapshot`). */
   withSnapshot(file: string): this {
-    this.snapshotFile = file;
+    const target = file.endsWith('.gz') ? SNAPSHOT_FILE_GZ : SNAPSHOT_FILE;
+    this.withCopyFilesToContainer([{ source: file, target, mode: 0o644 }]);
+    this.args.push('--snapshot', target);
     return this;
   }
 
@@ -88,18 +90,7 @@ export class CreditSandboxContainer extends GenericContainer {
 
   override async start(): Promise<StartedCreditSandboxContainer> {
     this.withCommand(['serve', '--log', 'off', ...this.args]);
-    const started = new StartedCreditSandboxContainer(await super.start(), this.clientId, this.clientSecret);
-    if (this.snapshotFile !== undefined) {
-      try {
-        const document = JSON.parse(await readFile(this.snapshotFile, 'utf8')) as unknown;
-        const imported = await started.api<{ name: string }>('POST', '/sandbox/snapshots/import', document);
-        await started.restore(imported.name);
-      } catch (error) {
-        await started.stop();
-        throw error;
-      }
-    }
-    return started;
+    return new StartedCreditSandboxContainer(await super.start(), this.clientId, this.clientSecret);
   }
 }
 
