@@ -29,7 +29,7 @@ const setupProviderState = createRoute({
   description: [
     'The provider state change URL for a Pact verifier (`providerStatesSetupUrl`). It takes the verifier\'s body as sent: `{"state", "params", "action": "setup" | "teardown", "consumer"}`, or a `states` array.',
     '',
-    "**setup** runs the scenario whose file declares the state (`provider_states: [...]`) with the state's `params` as scenario params, and answers what it captured as one flat object (`customer_id`, `loan_id`…) that Pact injects with `fromProviderState`. The first setup after a teardown first remembers where the partner is. **teardown** puts the partner back there.",
+    "**setup** runs the scenario whose file declares the state (`provider_states: [...]`) with the state's `params` as scenario params, and answers what it captured as one flat object (`customer_id`, `loan_id`…) that Pact injects with `fromProviderState`. Before the first setup the partner's whole world is saved as the snapshot `pact-provider-state` (kept if it exists). **teardown** restores that snapshot and deletes it: what the states made goes, the partner's own data and clock come back.",
     '',
     'Besides a bearer token this route accepts HTTP Basic `client_id:client_secret` (put them in the URL: `http://id:secret@host/v3/sandbox/provider-states`): scenarios move the partner clock, which expires tokens, and a credential never expires. See docs/pact.md.',
   ].join('\n'),
