@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/testing/index.js';
 import { CreditSandboxContainer, type StartedCreditSandboxContainer } from '../src/index.js';
 
 // The module against the real Docker engine and the image .ci/docker.sh built (CREDIT_SANDBOX_IMAGE).
@@ -60,6 +61,26 @@ let receiver: Server;
 let receiverUrl: string;
 const deliveries: Delivery[] = [];
 let delivered: (delivery: Delivery) => void = () => {};
+let fixtureCustomerId: string;
+
+/** A snapshot export with one customer, made by an in-process sandbox at the same start time. */
+async function snapshotFixture(dir: string): Promise<string> {
+  const local = await startSandbox({ startTime: '2026-03-02T12:00:00Z' });
+  try {
+    const customer = await local.api<{ id: string }>('POST', '/customers', {
+      cpf: '11144477735',
+      name: 'Bia Lima',
+      email: 'bia@example.com',
+    });
+    fixtureCustomerId = customer.id;
+    await local.snapshot('one-customer');
+    const file = join(dir, 'one-customer.json');
+    writeFileSync(file, JSON.stringify(await local.api('GET', '/sandbox/snapshots/one-customer/export')));
+    return file;
+  } finally {
+    await local.stop();
+  }
+}
 
 beforeAll(async () => {
   const gateway = bridgeGateway();
@@ -98,6 +119,7 @@ beforeAll(async () => {
     .withStartTime('2026-03-02T12:00:00Z')
     .withFrozenClock()
     .withScenarios(scenarios)
+    .withSnapshot(await snapshotFixture(scenarios))
     .withWebhookHttpHosts(gateway)
     .start();
 }, 120_000);
@@ -115,6 +137,11 @@ describe('CreditSandboxContainer (testcontainers) against the built image', () =
     const clock = await sandbox.api<{ now: string; frozen: boolean }>('GET', '/sandbox/clock');
     expect(clock).toEqual({ now: '2026-03-02T12:00:00.000Z', frozen: true });
     expect((await sandbox.advance('1d')).now).toBe('2026-03-03T12:00:00.000Z');
+  });
+
+  it('starts from the snapshot file given with withSnapshot (serve --snapshot)', async () => {
+    const customer = await sandbox.api<{ id: string; name: string }>('GET', `/customers/${fixtureCustomerId}`);
+    expect(customer.name).toBe('Bia Lima');
   });
 
   it('runs a scenario from the copied directory and sends a signed webhook to the test process', async () => {
