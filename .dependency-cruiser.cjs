@@ -8,8 +8,8 @@ const FLOORS = [
   ['webhooks', 'inspector'],
   ['http'],
   ['api', 'cluster', 'dashboard'],
-  // The composition roots: the CLI and the files at the top of src/ (server.ts, deps.ts, …).
-  ['cli', '<root>'],
+  // The composition roots: the CLI, the in-process test API and the files at the top of src/.
+  ['cli', 'testing', '<root>'],
 ];
 
 const pathOf = (room) => (room === '<root>' ? '^src/[^/]+$' : `^src/${room}/`);

@@ -139,6 +139,28 @@ else
 fi
 docker rm -f "$name" >/dev/null
 
+# --- the Testcontainers module (testcontainers/) starts this image from a test ---------------------
+# Its own vitest run: the module waits on the image's health check, runs scenarios and receives a
+# signed webhook from the container over the docker bridge. Ryuk is turned off inside the test when
+# its image is not on the engine (no Docker Hub here). Each of its tests counts here.
+tc_json=$(mktemp)
+CREDIT_SANDBOX_IMAGE="$image" timeout 300 npx vitest run --config vitest.testcontainers.config.ts \
+  --reporter=default --reporter=json --outputFile.json="$tc_json" >"$data/testcontainers.log" 2>&1
+tc_status=$?
+read -r tc_passed tc_failed < <(node -e '
+  try { const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(r.numPassedTests, r.numFailedTests || (r.success ? 0 : 1)); }
+  catch { console.log(0, 1); }' "$tc_json")
+rm -f "$tc_json"
+passed=$((passed + tc_passed))
+failed=$((failed + tc_failed))
+if [ "$tc_status" -eq 0 ] && [ "$tc_failed" -eq 0 ]; then
+  echo "docker: ✓ testcontainers module: $tc_passed tests passed against $image ($(grep -o 'Duration .*' "$data/testcontainers.log" | head -1))"
+else
+  tail -40 "$data/testcontainers.log" >&2
+  echo "docker: ✗ testcontainers module: $tc_failed failed (exit $tc_status)" >&2
+  [ "$tc_failed" -eq 0 ] && failed=$((failed + 1))
+fi
+
 # --- the compose example: the partner app receives a verified, signed webhook ----------------------
 compose() { docker-compose -p "$compose_project" -f docker-compose.example.yml "$@"; }
 if ! command -v docker-compose >/dev/null && command -v apt-get >/dev/null; then

@@ -32,6 +32,12 @@ else
   bad "unexpected tarball contents: $(tr '\n' ' ' <<<"$listing" | head -c 600)"
 fi
 
+if grep -q '^package/dist/testing/index.d.ts$' <<<"$listing" && [ "$(grep -c '\.d\.ts$' <<<"$listing")" -eq 3 ]; then
+  ok "the tarball ships the declarations of credit-sandbox/testing and no others"
+else
+  bad "declarations in the tarball: $(grep '\.d\.ts$' <<<"$listing" | head -5 | tr '\n' ' ')"
+fi
+
 mkdir "$work/project"
 cd "$work/project" || abort "empty project" 6
 npm init -y >/dev/null
@@ -82,6 +88,58 @@ if (cd "$work" && bash walk.sh >"$work/walk.log" 2>&1) &&
 else
   tail -20 "$work/walk.log" >&2
   bad "the README's curl walk"
+fi
+
+# --- credit-sandbox/testing, imported from the installed package ----------------------------------
+cat >start-sandbox.mjs <<'JS'
+import { startSandbox } from 'credit-sandbox/testing';
+const t0 = performance.now();
+const sandbox = await startSandbox({ seed: 'package', startTime: '2026-03-02T12:00:00Z' });
+const startMs = Math.round(performance.now() - t0);
+const run = await sandbox.runScenario('active-customer');
+const clock = await sandbox.advance('1d');
+await sandbox.stop();
+console.log(JSON.stringify({ startMs, customer: run.captured.customer.status, now: clock.now }));
+JS
+if node start-sandbox.mjs >"$work/testing.json" 2>"$work/testing.err" &&
+  node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); process.exit(r.customer==="active"&&r.now.startsWith("2026-03-03T12:00")?0:1)' "$work/testing.json"; then
+  ok "import { startSandbox } from 'credit-sandbox/testing': a scenario and a clock advance ($(cat "$work/testing.json"))"
+else
+  cat "$work/testing.json" "$work/testing.err" >&2
+  bad "import { startSandbox } from 'credit-sandbox/testing'"
+fi
+start_ms=$(node -pe 'JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).startMs' "$work/testing.json" 2>/dev/null || echo 99999)
+if [ "$start_ms" -lt 1000 ]; then ok "startSandbox() starts in $start_ms ms (under a second)"; else bad "startSandbox() took $start_ms ms"; fi
+
+# Its declarations: a TypeScript file using the API typechecks (the repository's tsc, strict).
+cat >typed.ts <<'TS'
+import { type Sandbox, type ScenarioRun, SandboxApiError, startSandbox } from 'credit-sandbox/testing';
+export async function use(): Promise<string> {
+  const sandbox: Sandbox = await startSandbox({ seed: 's', clock: 'frozen', scenarios: ['./mine'] });
+  const run: ScenarioRun = await sandbox.runScenario('happy-path', { amount: '3000.00' });
+  const error: SandboxApiError | undefined = undefined;
+  await sandbox.faults.clear();
+  await sandbox.stop();
+  return `${sandbox.baseUrl} ${run.status} ${error ?? ''}`;
+}
+TS
+printf '{"compilerOptions":{"strict":true,"module":"NodeNext","moduleResolution":"NodeNext","target":"ES2022","noEmit":true,"types":[],"lib":["ES2023","DOM"]},"files":["typed.ts"]}\n' >tsconfig.json
+if "$root/node_modules/.bin/tsc" -p tsconfig.json >"$work/tsc.log" 2>&1; then
+  ok "credit-sandbox/testing ships its types (a strict TypeScript use typechecks)"
+else
+  cat "$work/tsc.log" >&2
+  bad "credit-sandbox/testing types"
+fi
+
+# The vitest globalSetup example of docs/testing.md, run as a user's project runs it (vitest linked
+# from the repository: the project installed production dependencies only).
+cp "$root"/examples/testing-vitest/*.ts .
+ln -s "$root/node_modules/vitest" node_modules/vitest
+if node node_modules/vitest/vitest.mjs run --config vitest.config.ts >"$work/vitest.log" 2>&1; then
+  ok "examples/testing-vitest: the globalSetup sandbox serves the test ($(grep -o 'Tests .*passed.*' "$work/vitest.log" | head -1))"
+else
+  tail -30 "$work/vitest.log" >&2
+  bad "examples/testing-vitest"
 fi
 
 # npx runs the CLI in a child: signal the process group, as a terminal or a CI runner would.

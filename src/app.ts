@@ -17,6 +17,7 @@ import { sandboxEventRoutes } from './api/sandbox-events.js';
 import { sandboxFaultRoutes } from './api/sandbox-faults.js';
 import { sandboxKycRoutes } from './api/sandbox-kyc.js';
 import { sandboxPartnerRoutes } from './api/sandbox-partners.js';
+import { sandboxProviderStateRoutes } from './api/sandbox-provider-states.js';
 import { sandboxRequestRoutes } from './api/sandbox-requests.js';
 import { sandboxResetRoutes } from './api/sandbox-reset.js';
 import { sandboxScenarioRoutes } from './api/sandbox-scenarios.js';
@@ -74,6 +75,7 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   loanRoutes,
   sandboxCreditRoutes,
   sandboxScenarioRoutes,
+  sandboxProviderStateRoutes,
 ];
 
 /** Builds the whole sandbox as a Hono app; the node server only wires it to a port. */

@@ -40,6 +40,11 @@ export const ERROR_CATALOG = {
     title: 'Request body too large',
     help: "The request body is over the 16 MiB the sandbox reads. (Operations of the spec's status table answer 400; others 413 `payload_too_large`.)",
   },
+  unknown_provider_state: {
+    status: 400,
+    title: 'Unknown provider state',
+    help: 'No scenario file declares this Pact provider state. The detail lists the states that exist; declare more with `provider_states: [...]` in a scenario file (docs/pact.md).',
+  },
   unsupported_grant_type: {
     status: 400,
     title: 'Unsupported grant type',
@@ -320,6 +325,11 @@ export const ERROR_CATALOG = {
     status: 429,
     title: 'Too many connections from this address',
     help: 'A hosted sandbox (`--hosted`) limits the open connections of one client address (`--max-connections-per-client`, default 32). Close idle connections or reuse them (keep-alive) instead of opening new ones.',
+  },
+  provider_state_failed: {
+    status: 422,
+    title: 'Provider state could not be set up',
+    help: 'The scenario that sets up this provider state failed; the detail names the step and why. Run it alone with `POST /v3/sandbox/scenarios/{name}/runs` to see every step.',
   },
   scenario_files_invalid: {
     status: 500,

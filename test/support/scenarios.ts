@@ -14,6 +14,7 @@ export const RUNNABLE_SCENARIOS = [
   'installment-due-on-holiday',
   'active-customer',
   'loan-awaiting-signature',
+  'kyc-rejected',
 ] as const;
 
 /** Every shipped scenario (make-installment-overdue needs a loan_id). */

@@ -89,6 +89,7 @@ steps:
       'early-payoff',
       'happy-path',
       'installment-due-on-holiday',
+      'kyc-rejected',
       'kyc-resubmission',
       'loan-awaiting-signature',
       'make-installment-overdue',

@@ -8,6 +8,7 @@ import { CLOCK_DURATION_HINT, clockDurationMs, REAL_DURATION_HINT, realDurationM
 import { classifyWord, type Expression, parseExpression } from './expressions.js';
 import { desugarFaultStep } from './fault-step.js';
 import { parsePath } from './paths.js';
+import { providerStateClashes } from './provider-states.js';
 import {
   type AdvanceFile,
   RESERVED_NAMES,
@@ -118,6 +119,7 @@ export function loadScenarioDirs(dirs: readonly string[], options: LoadOptions =
     }
   };
   for (const name of files.keys()) build(name);
+  problems.push(...providerStateClashes(built));
   if (problems.length > 0) throw new ScenarioFileError(problems);
   return built;
 }
@@ -151,7 +153,14 @@ export function parseScenario(text: string, options: LoadOptions & { expectedNam
   const checker = new StepChecker(file, params, options, problems);
   const steps = top.data.steps.flatMap((rawStep, k) => checker.step(rawStep, k + 1) ?? []);
   if (problems.length > 0) throw new ScenarioFileError(problems);
-  return { name: top.data.name, description: top.data.description.trim(), file, params, steps };
+  return {
+    name: top.data.name,
+    description: top.data.description.trim(),
+    file,
+    params,
+    steps,
+    providerStates: top.data.provider_states ?? [],
+  };
 }
 
 function parseParams(raw: Record<string, unknown>, problem: (message: string) => void): ParamSpec[] {

@@ -68,6 +68,8 @@ export const ScenarioFile = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case, e.g. overdue-installment'),
   description: z.string().min(1),
   params: z.record(Identifier, ParamFile).optional(),
+  /** Pact provider states this scenario sets up (POST /v3/sandbox/provider-states). */
+  provider_states: z.array(z.string().trim().min(1).max(200)).max(50).optional(),
   steps: z.array(z.unknown()).min(1, 'a scenario needs at least one step'),
 });
 

@@ -88,4 +88,6 @@ export interface Scenario {
   file: string;
   params: ParamSpec[];
   steps: Step[];
+  /** Pact provider states it sets up (`provider_states:`); empty when it declares none. */
+  providerStates: string[];
 }

@@ -10,6 +10,11 @@ import { requestHeader } from '../node-fast-path.js';
 const PUBLIC_PATHS = new Set(['/v3/openapi.json']);
 /** The one path authenticated with HTTP Basic client credentials instead of a bearer token. */
 export const TOKEN_PATH = '/v3/auth/token';
+/**
+ * The Pact state change URL also takes HTTP Basic client credentials: its scenarios move the partner
+ * clock, which expires any bearer token, and the verifier sends the same credential throughout.
+ */
+export const PROVIDER_STATES_PATH = '/v3/sandbox/provider-states';
 
 // Verified signatures are cached so a hot path does not recompute the HMAC per request. Expiry is
 // still checked against the partner clock every time (the clock can jump).
@@ -30,7 +35,7 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const header = requestHeader(c, 'authorization') ?? '';
     let partnerId: string;
     let clientId: string;
-    if (path === TOKEN_PATH) {
+    if (path === TOKEN_PATH || (path === PROVIDER_STATES_PATH && /^Basic\s/i.test(header))) {
       const basic = parseBasic(header);
       const credential = authenticateClient(deps.store.credentials, basic.clientId, basic.secret);
       partnerId = credential.partner_id;

@@ -1,0 +1,3 @@
+export default async () => {
+  await globalThis.__CREDIT_SANDBOX__?.stop();
+};

@@ -1,0 +1,162 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: Pact provider-state expressions are written ${name}
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MatchersV3, PactV3, Verifier } from '@pact-foundation/pact';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/testing/index.js';
+
+// The real Pact tools against a running sandbox: a consumer test writes a pact whose interactions
+// need provider states and take ids from them (fromProviderState); the real Verifier replays it
+// with the sandbox's state change URL. A pact with a wrong expectation must fail.
+
+// The Pact core would report usage over the network: this test runs on loopback only.
+process.env.PACT_DO_NOT_TRACK = 'true';
+const { fromProviderState, like, regex } = MatchersV3;
+const BEARER = regex(/^Bearer svc_at_\S+$/, 'Bearer svc_at_example');
+
+let sandbox: Sandbox;
+let pactDir: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 'pact', startTime: '2026-03-02T12:00:00Z' });
+  pactDir = mkdtempSync(join(tmpdir(), 'pacts-'));
+});
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+/** A partner app's client, as a consumer test exercises it against the Pact mock server. */
+async function getJson(baseUrl: string, path: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: 'Bearer svc_at_example' } });
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+function verifier(consumer: string) {
+  const stateUrl = new URL('/v3/sandbox/provider-states', sandbox.url);
+  // Client credentials in the state change URL: they stay valid whatever the scenarios do to the
+  // clock (a bearer token taken before a 40-day jump would not).
+  stateUrl.username = sandbox.clientId;
+  stateUrl.password = sandbox.clientSecret;
+  return new Verifier({
+    provider: 'credit-sandbox',
+    providerBaseUrl: sandbox.url,
+    pactUrls: [join(pactDir, `${consumer}-credit-sandbox.json`)],
+    providerStatesSetupUrl: stateUrl.toString(),
+    // A fresh token for every replayed request: each state moved the partner clock.
+    requestFilter: (req: { headers: Record<string, unknown> }, _res: unknown, next: () => void) => {
+      void sandbox.token().then((token) => {
+        req.headers.authorization = `Bearer ${token}`;
+        next();
+      });
+    },
+    logLevel: 'error',
+  });
+}
+
+describe('Pact: consumer pact with provider states, verified by the real Verifier against the sandbox', () => {
+  it('writes a pact with provider states and fromProviderState values', async () => {
+    // One interaction per mock session: a provider-state path matches any path by type.
+    const consumer = () =>
+      new PactV3({ consumer: 'partner-app', provider: 'credit-sandbox', dir: pactDir, logLevel: 'error' });
+    await consumer()
+      .given('a customer with an overdue installment', { days: 40 })
+      .uponReceiving('the installments of a loan with one overdue')
+      .withRequest({
+        method: 'GET',
+        path: fromProviderState('/v3/loans/${loan_id}/transactions', '/v3/loans/ln_example/transactions'),
+        headers: { authorization: BEARER },
+      })
+      .willRespondWith({
+        status: 200,
+        body: {
+          data: MatchersV3.atLeastLike(
+            { loan_id: fromProviderState('${loan_id}', 'ln_example'), status: like('overdue') },
+            1,
+          ),
+        },
+      })
+      .executeTest(async (mock) => {
+        expect((await getJson(mock.url, '/v3/loans/ln_example/transactions')).data).toHaveLength(1);
+      });
+    await consumer()
+      .given('a loan awaiting signature')
+      .uponReceiving('a loan waiting for the signature')
+      .withRequest({
+        method: 'GET',
+        path: fromProviderState('/v3/loans/${loan_id}', '/v3/loans/ln_example'),
+        headers: { authorization: BEARER },
+      })
+      .willRespondWith({
+        status: 200,
+        body: {
+          id: fromProviderState('${loan_id}', 'ln_example'),
+          customer_id: fromProviderState('${customer_id}', 'cust_example'),
+          status: 'awaiting_signatures',
+        },
+      })
+      .executeTest(async (mock) => {
+        expect((await getJson(mock.url, '/v3/loans/ln_example')).status).toBe('awaiting_signatures');
+      });
+    await consumer()
+      .given('a customer whose KYC was rejected', { document: 'selfie' })
+      .uponReceiving('a customer asked to send the selfie again')
+      .withRequest({
+        method: 'GET',
+        path: fromProviderState('/v3/customers/${customer_id}', '/v3/customers/cust_example'),
+        headers: { authorization: BEARER },
+      })
+      .willRespondWith({ status: 200, body: { id: like('cust_example'), status: 'pending_kyc' } })
+      .executeTest(async (mock) => {
+        expect((await getJson(mock.url, '/v3/customers/cust_example')).status).toBe('pending_kyc');
+      });
+    const written = JSON.parse(readFileSync(join(pactDir, 'partner-app-credit-sandbox.json'), 'utf8'));
+    const states = written.interactions.map(
+      (i: { providerStates: { name: string }[] }) => i.providerStates[0]?.name,
+    );
+    expect(states.sort()).toEqual([
+      'a customer whose KYC was rejected',
+      'a customer with an overdue installment',
+      'a loan awaiting signature',
+    ]);
+    expect(JSON.stringify(written)).toContain('"type":"ProviderState"');
+  });
+
+  it('passes verification: every state is set up by its scenario and its values are injected', async () => {
+    const output = await verifier('partner-app').verifyProvider();
+    expect(output).toContain('"result":true');
+    // Teardown put the partner back after each interaction: nothing the states made is left.
+    expect((await sandbox.api<{ data: unknown[] }>('GET', '/customers')).data).toEqual([]);
+  });
+
+  it('fails verification when an expectation is wrong', async () => {
+    const pact = new PactV3({
+      consumer: 'broken-app',
+      provider: 'credit-sandbox',
+      dir: pactDir,
+      logLevel: 'error',
+    });
+    pact
+      .given('an active loan')
+      .uponReceiving('an active loan, wrongly expected to be finished')
+      .withRequest({
+        method: 'GET',
+        path: fromProviderState('/v3/loans/${loan_id}', '/v3/loans/ln_example'),
+        headers: { authorization: BEARER },
+      })
+      .willRespondWith({ status: 200, body: { id: like('ln_example'), status: 'finished' } });
+    await pact.executeTest(async (mock) => {
+      expect((await getJson(mock.url, '/v3/loans/ln_example')).status).toBe('finished');
+    });
+    expect(readdirSync(pactDir)).toContain('broken-app-credit-sandbox.json');
+    await expect(verifier('broken-app').verifyProvider()).rejects.toThrow(/[Vv]erif/);
+    // It failed on the body, not on the way there: the state was set up and the replayed request,
+    // with the injected loan id and a fresh token, answered 200 (the request inspector saw it).
+    const seen = await sandbox.api<{ data: { method: string; path: string; status: number }[] }>(
+      'GET',
+      '/sandbox/requests?method=GET&path=/v3/loans/ln_&limit=1',
+    );
+    expect(seen.data[0]?.status).toBe(200);
+    expect(seen.data[0]?.path).toMatch(/^\/v3\/loans\/ln_\w+$/);
+  });
+});
