@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from '../http/env.js';
+import { actRelayedFault } from '../http/middleware/fault-wire.js';
 import { requestHeader } from '../http/node-fast-path.js';
 import type { Cluster } from './cluster.js';
 import { signInClientId } from './dashboard-partner.js';
@@ -61,7 +62,8 @@ export function clusterMiddleware(
       try {
         body ??= { bytes: await forwardedBody(c.req) };
         const answer = await forwarder.forward(c.req.raw, ownerUrl, body.bytes);
-        if (!answer.headers.has(NOT_OWNER_HEADER)) return answer;
+        // A wire fault (reset, timeout, truncation) is acted out here, on the client's connection.
+        if (!answer.headers.has(NOT_OWNER_HEADER)) return (await actRelayedFault(c, answer)) ?? answer;
         // The owner we remembered gave the partner up; it applied nothing: ask the database again.
         owners.delete(id);
       } catch (error) {

@@ -19,6 +19,7 @@ export type ApiResult<T> =
 export interface DashboardApi {
   get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<ApiResult<T>>;
   post<T>(path: string, body?: unknown, extra?: Partial<InProcessBindings>): Promise<ApiResult<T>>;
+  delete<T>(path: string): Promise<ApiResult<T>>;
 }
 
 /** Sends a request through the app and reads its JSON or problem answer. */
@@ -72,6 +73,7 @@ export function sessionApi(deps: AppDeps, fetch: AppFetch, session: DashboardSes
       return send('GET', qs ? `${path}?${qs}` : path, undefined);
     },
     post: (path, body, extra) => send('POST', path, body ?? {}, extra),
+    delete: (path) => send('DELETE', path, undefined),
   };
 }
 

@@ -24,6 +24,7 @@ export const NAV = [
   ['events', 'Events', '/dashboard/events'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],
   ['requests', 'Requests', '/dashboard/requests'],
+  ['faults', 'Faults', '/dashboard/faults'],
   ['scenarios', 'Scenarios', '/dashboard/scenarios'],
   ['snapshots', 'Snapshots', '/dashboard/snapshots'],
 ] as const;

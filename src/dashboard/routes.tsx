@@ -11,6 +11,7 @@ import { cookieOptions, type DashboardEnv, field, redirectWith, render, takeFlas
 import { EventBus } from './event-bus.js';
 import { customerPages } from './pages/customers.js';
 import { eventPages } from './pages/events.js';
+import { faultPages } from './pages/faults.js';
 import { loanPages } from './pages/loans.js';
 import { overviewPage } from './pages/overview.js';
 import { requestPages } from './pages/requests.js';
@@ -172,6 +173,7 @@ export function dashboardRoutes(deps: AppDeps, fetch: AppFetch): Hono<DashboardE
   eventPages(app, pageDeps);
   webhookPages(app, pageDeps);
   requestPages(app, pageDeps);
+  faultPages(app, pageDeps);
   scenarioPages(app, pageDeps);
   snapshotPages(app, pageDeps);
   return app;

@@ -22,6 +22,13 @@ const StatusCode = ({ status }: { status: number }) => (
   </span>
 );
 
+/** The API-side fault rule that acted on a request (status 0: the connection was cut, no answer). */
+const FaultNote = ({ fault }: { fault: NonNullable<LoggedRequest['fault']> }) => (
+  <div class="badge b-amber" data-fault={fault.rule_id}>
+    fault <code>{JSON.stringify(fault.action)}</code> by <a href="/dashboard/faults">{fault.rule_id}</a>
+  </div>
+);
+
 /** Requests: the request inspector, newest first, with filters and each exchange's bodies. */
 export function requestPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
   app.get('/dashboard/requests', async (c) => {
@@ -95,6 +102,7 @@ export function requestPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
                         </code>
                       </a>
                       {r.error_code ? <div class="muted">{r.error_code}</div> : null}
+                      {r.fault ? <FaultNote fault={r.fault} /> : null}
                     </td>
                     <td data-label="Status">
                       <StatusCode status={r.status} />
@@ -161,6 +169,14 @@ export function requestPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
               {r.idempotency_key ?? '—'}
               {r.idempotent_replayed ? ' (replayed)' : ''}
             </dd>
+            {r.fault ? (
+              <>
+                <dt>Fault</dt>
+                <dd>
+                  <FaultNote fault={r.fault} />
+                </dd>
+              </>
+            ) : null}
           </dl>
         </section>
         <h2>Request headers</h2>

@@ -10,6 +10,67 @@ import type { AppEnv } from '../env.js';
  * no socket) the same faults end in a response whose body fails to read, as a cut connection does.
  */
 
+/**
+ * Shared mode: on the answer to a forwarded request, the wire fault the instance that received
+ * the client's connection must act out (`reset`, `close`, `timeout=<ms>`, `truncate`); the owner
+ * acting on the forwarding connection would only show the client a 503.
+ */
+export const FAULT_RELAY_HEADER = 'x-credit-sandbox-fault';
+/** Set by `cluster/forward.ts` on a request one instance forwards to another. */
+const FORWARDED_BY_HEADER = 'x-credit-sandbox-forwarded-by';
+
+/** Whether this request came from another instance of a shared sandbox (not from a client). */
+export function forwarded(c: Context<AppEnv>): boolean {
+  return c.req.header(FORWARDED_BY_HEADER) !== undefined;
+}
+
+/** Waits real time (the wire faults are about the client's own timeouts), ending early on `signal`. */
+export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export const realWait: Wait = (ms, signal) =>
+  new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** Aborts when the client gives up: its connection closes (in-process: its request is aborted). */
+export function clientGone(socket: Socket | undefined, c: Context<AppEnv>): AbortSignal | undefined {
+  if (!socket) return c.req.raw.signal;
+  const controller = new AbortController();
+  if (socket.destroyed) controller.abort();
+  else socket.once('close', () => controller.abort());
+  return controller.signal;
+}
+
+/**
+ * Acts out a wire fault relayed by the owning instance (shared mode) on this instance's client
+ * connection; undefined when the answer carries none.
+ */
+export async function actRelayedFault(
+  c: Context<AppEnv>,
+  answer: Response,
+  wait: Wait = realWait,
+): Promise<Response | undefined> {
+  const relayed = answer.headers.get(FAULT_RELAY_HEADER);
+  if (relayed === null) return undefined;
+  const socket = socketOf(c);
+  if (relayed === 'truncate') {
+    const headers = new Headers(answer.headers);
+    headers.delete(FAULT_RELAY_HEADER);
+    c.res = new Response(answer.body, { status: answer.status, headers });
+    return (await answerTruncated(c, socket)).response;
+  }
+  const timeout = /^timeout=(\d+)$/.exec(relayed);
+  if (timeout) await wait(Number(timeout[1]), clientGone(socket, c));
+  return cutConnection(socket, relayed === 'reset');
+}
+
 /** The request's socket under the Node adapter; undefined in-process. */
 export function socketOf(c: Context<AppEnv>): Socket | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;

@@ -1,4 +1,3 @@
-import type { Socket } from 'node:net';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { routePath } from 'hono/route';
 import { ApiError, type ErrorCode } from '../../domain/errors.js';
@@ -8,25 +7,19 @@ import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { problemBody } from '../problem.js';
 import { isInProcess } from '../self-fetch.js';
-import { answerTruncated, cutConnection, socketOf } from './fault-wire.js';
+import {
+  answerTruncated,
+  clientGone,
+  cutConnection,
+  FAULT_RELAY_HEADER,
+  forwarded,
+  realWait,
+  socketOf,
+  type Wait,
+} from './fault-wire.js';
 
 /** Sandbox control routes: never faulted, so a test can always list and clear its rules. */
 const CONTROL_PREFIX = '/v3/sandbox/';
-
-/** Waits real time (the wire faults are about the client's own timeouts); injectable in tests. */
-export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-const realWait: Wait = (ms, signal) =>
-  new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /**
  * API-side faults (`/v3/sandbox/faults`): after authentication, a call of a partner that has
@@ -84,6 +77,9 @@ async function act(
   wait: Wait,
 ): Promise<Response | undefined> {
   const socket = socketOf(c);
+  // Shared mode: a request forwarded by another instance has its wire fault acted out there, on
+  // the client's own connection (see actRelayedFault).
+  const relay = deps.clusterGate !== undefined && forwarded(c);
   switch (plan.kind) {
     case 'delay':
       await wait(plan.ms);
@@ -95,11 +91,27 @@ async function act(
     case 'reset':
     case 'timeout':
       if (plan.afterProcessing) await next();
-      if (plan.kind === 'timeout') await wait(plan.ms, closed(socket, c));
       c.set('fault', { rule_id: rule.id, action: rule.action, sent: { status: 0, text: null } });
+      if (relay) {
+        const act = plan.kind === 'reset' ? 'reset' : `timeout=${plan.ms}`;
+        return replaceAnswer(c, new Response(null, { status: 502, headers: { [FAULT_RELAY_HEADER]: act } }));
+      }
+      if (plan.kind === 'timeout') await wait(plan.ms, clientGone(socket, c));
       return replaceAnswer(c, cutConnection(socket, plan.kind === 'reset'));
     case 'truncate': {
       await next();
+      if (relay) {
+        const text = await c.res.clone().text();
+        const half = Buffer.from(text).subarray(0, Math.floor(Buffer.byteLength(text) / 2));
+        c.set('fault', {
+          rule_id: rule.id,
+          action: rule.action,
+          sent: { status: c.res.status, text: half.toString() },
+        });
+        const headers = new Headers(c.res.headers);
+        headers.set(FAULT_RELAY_HEADER, 'truncate');
+        return replaceAnswer(c, new Response(text, { status: c.res.status, headers }));
+      }
       const { sent, response } = await answerTruncated(c, socket);
       c.set('fault', { rule_id: rule.id, action: rule.action, sent });
       return replaceAnswer(c, response);
@@ -167,15 +179,6 @@ function statusError(status: number, retryAfterSeconds: number | null): ApiError
   return new ApiError(known.code, known.detail, {
     ...(retryAfterSeconds !== null && { headers: { 'Retry-After': String(retryAfterSeconds) } }),
   });
-}
-
-/** An abort signal for "the client gave up": its connection closed (in-process: its request aborted). */
-function closed(socket: Socket | undefined, c: Context<AppEnv>): AbortSignal | undefined {
-  if (!socket) return c.req.raw.signal;
-  const controller = new AbortController();
-  if (socket.destroyed) controller.abort();
-  else socket.once('close', () => controller.abort());
-  return controller.signal;
 }
 
 /** `/v3/customers/:customer_id` → `/customers/{customer_id}`; undefined for no /v3 route. */
