@@ -1,12 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { type SharedMode, sharedMode } from './cluster/shared-mode.js';
 import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
 import { createDeps } from './deps.js';
 import type { Timings } from './domain/timings.js';
-import { type AccessLogFormat, attachAccessLog } from './http/access-log.js';
+import { AccessLog, type AccessLogFormat } from './http/access-log.js';
 import { createApp } from './http/app.js';
 import {
   type ConnectionCap,
@@ -17,8 +24,9 @@ import {
   slowClientServerOptions,
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
+import { hotReads } from './http/hot-reads.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
-import { cryptoRandomBytes, randomIds } from './lib/ids.js';
+import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { recordCounters, seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
 import { openPersistence } from './store/open-persistence.js';
 import { openDatabase } from './store/postgres/open.js';
@@ -70,6 +78,8 @@ export interface ServeOptions {
   log?: Logger;
   /** One console line per request (`--log`); off when absent. */
   accessLog?: AccessLogFormat | undefined;
+  /** Where the access log's text goes (one write per event-loop turn); stdout when absent. */
+  accessLogWrite?: ((text: string) => void) | undefined;
 }
 
 export interface RunningServer {
@@ -134,6 +144,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     config,
     log,
   });
+  // Request ids are made per request: without --seed, a per-process counter behind a random
+  // prefix (unique, cheap) instead of 128 random bits each.
+  if (seed === undefined) deps.requestIds = counterIds();
   const shared = database ? sharedMode(deps, database, options.leaseMs) : undefined;
   if (!shared) {
     ensureDefaultPartner(deps, options.credential, options.clockMode);
@@ -143,6 +156,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const app = createApp(deps);
   deps.engine.start();
   let cap: ConnectionCap | undefined;
+  const accessLog =
+    options.accessLog && options.accessLog !== 'off'
+      ? new AccessLog(options.accessLog, options.accessLogWrite ?? ((text) => process.stdout.write(text)))
+      : undefined;
+  const hot = hotReads(deps, accessLog);
+  // Node's request handler: the hot reads answer what they can (src/http/hot-reads.ts), the app
+  // the rest; the access log watches what the hot reads leave (they print their own lines).
+  const listen =
+    (app: RequestListener): RequestListener =>
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (hot && !cap?.refused(req.socket) && hot(req, res)) return;
+      accessLog?.watch(req, res);
+      app(req, res);
+    };
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
       {
@@ -153,6 +180,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             : app.fetch(req, env),
         port: options.port,
         hostname: options.host,
+        createServer: ((serverOptions: ServerOptions, app: RequestListener) =>
+          createServer(serverOptions, listen(app))) as typeof createServer,
         serverOptions: slowClientServerOptions({
           headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
           requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -173,9 +202,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       );
     }
   });
-  if (options.accessLog && options.accessLog !== 'off') {
-    attachAccessLog(server, options.accessLog, (line) => process.stdout.write(`${line}\n`));
-  }
   const address = server.address() as AddressInfo;
   const shownHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
   config.publicUrl = (options.publicUrl ?? `http://${shownHost}:${address.port}`).replace(/\/$/, '');
@@ -202,6 +228,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await Promise.all([closed, deps.webhooks.close()]);
       } finally {
         clearTimeout(cut);
+        accessLog?.flush();
         if (shared) {
           // Shared mode: the last writes first, then the leases given back (survivors take the
           // partners at once), then the connections closed.
