@@ -9,7 +9,7 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
-import { type SharedMode, sharedMode } from './cluster/shared-mode.js';
+import type { SharedMode } from './cluster/shared-mode.js';
 import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
 import { createDeps } from './deps.js';
 import type { Timings } from './domain/timings.js';
@@ -29,7 +29,6 @@ import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { recordCounters, seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
 import { openPersistence } from './store/open-persistence.js';
-import { openDatabase } from './store/postgres/open.js';
 import { Store } from './store/store.js';
 
 export interface ServeOptions {
@@ -104,7 +103,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const signingKey = seed === undefined ? randomBytes(32) : seededKey(seed, 'access-tokens');
   const store = new Store(signingKey.toString('base64url'));
   const log = options.log ?? consoleLogger;
-  const database = options.databaseUrl ? await openDatabase(options.databaseUrl, store) : undefined;
+  // Shared mode's modules (pg, the cluster) load only with --database: a single process starts
+  // without them.
+  const database = options.databaseUrl
+    ? await (await import('./store/postgres/open.js')).openDatabase(options.databaseUrl, store)
+    : undefined;
   const persistence =
     database ??
     (await openPersistence(store, {
@@ -147,7 +150,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Request ids are made per request: without --seed, a per-process counter behind a random
   // prefix (unique, cheap) instead of 128 random bits each.
   if (seed === undefined) deps.requestIds = counterIds();
-  const shared = database ? sharedMode(deps, database, options.leaseMs) : undefined;
+  const shared = database
+    ? (await import('./cluster/shared-mode.js')).sharedMode(deps, database, options.leaseMs)
+    : undefined;
   if (!shared) {
     ensureDefaultPartner(deps, options.credential, options.clockMode);
     await deps.persistence.flush();
