@@ -34,7 +34,7 @@ async function startPrism(document: string): Promise<{ child: ChildProcess; base
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     try {
-      await fetch(`${base}/v3/sandbox/clock`, { headers: { authorization: 'Bearer x' } });
+      await fetch(`${base}/sandbox/clock`, { headers: { authorization: 'Bearer x' } });
       return { child, base };
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 500));
