@@ -26,7 +26,10 @@ interface Round {
 }
 
 async function prepare(label: string, requestLogSize: string): Promise<Side> {
-  const { port, child } = await startChild('./servers/sandbox.ts', { REQUEST_LOG_SIZE: requestLogSize });
+  const { port, child } = await startChild('./servers/sandbox.ts', {
+    REQUEST_LOG_SIZE: requestLogSize,
+    ACCESS_LOG: 'off',
+  });
   const base = `http://127.0.0.1:${port}/v3`;
   const { headers, customerId } = await benchSession(base);
   return { label, child, base, headers, customerId };

@@ -17,7 +17,8 @@ export async function startChild(
 ): Promise<{ port: number; child: ChildProcess; message: Record<string, unknown> }> {
   const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], {
     execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // stdout to /dev/null: a sandbox's access log goes there, as `serve > /dev/null` would.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...process.env, ...env },
   });
   const message = await new Promise<Record<string, unknown>>((resolve, reject) => {

@@ -1,13 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
-import { type SharedMode, sharedMode } from './cluster/shared-mode.js';
+import type { SharedMode } from './cluster/shared-mode.js';
 import { createDeps } from './deps.js';
 import { type DefaultCredential, ensureDefaultPartner } from './domain/default-partner.js';
 import type { Timings } from './engine/timings.js';
-import { type AccessLogFormat, attachAccessLog } from './http/access-log.js';
+import { AccessLog, type AccessLogFormat } from './http/access-log.js';
 import {
   type ConnectionCap,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -17,13 +24,13 @@ import {
   slowClientServerOptions,
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
+import { hotReads } from './http/hot-reads.js';
 import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
-import { cryptoRandomBytes, randomIds } from './lib/ids.js';
+import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
 import { loadStartSnapshot } from './start-snapshot.js';
 import { openPersistence } from './store/open-persistence.js';
-import { openDatabase } from './store/postgres/open.js';
 import { Store } from './store/store.js';
 
 export interface ServeOptions {
@@ -76,6 +83,8 @@ export interface ServeOptions {
   log?: Logger;
   /** One console line per request (`--log`); off when absent. */
   accessLog?: AccessLogFormat | undefined;
+  /** Where the access log's text goes (one write per event-loop turn); stdout when absent. */
+  accessLogWrite?: ((text: string) => void) | undefined;
 }
 
 export interface RunningServer {
@@ -100,7 +109,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const signingKey = seed === undefined ? randomBytes(32) : seededKey(seed, 'access-tokens');
   const store = new Store(signingKey.toString('base64url'), { showRequestAnswer: redactJsonText });
   const log = options.log ?? consoleLogger;
-  const database = options.databaseUrl ? await openDatabase(options.databaseUrl, store) : undefined;
+  // Shared mode's modules (pg, the cluster) load only with --database: a single process starts
+  // without them.
+  const database = options.databaseUrl
+    ? await (await import('./store/postgres/open.js')).openDatabase(options.databaseUrl, store)
+    : undefined;
   const persistence =
     database ??
     (await openPersistence(store, {
@@ -146,7 +159,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     config,
     log,
   });
-  const shared = database ? sharedMode(deps, database, options.leaseMs, options.forwardWaitMs) : undefined;
+  // Request ids are made per request: without --seed, a per-process counter behind a random
+  // prefix (unique, cheap) instead of 128 random bits each.
+  if (seed === undefined) deps.requestIds = counterIds();
+  const shared = database
+    ? (await import('./cluster/shared-mode.js')).sharedMode(
+        deps,
+        database,
+        options.leaseMs,
+        options.forwardWaitMs,
+      )
+    : undefined;
   if (!shared) {
     ensureDefaultPartner(deps, options.credential, options.clockMode);
     await deps.persistence.flush();
@@ -155,6 +178,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const app = createApp(deps);
   deps.engine.start();
   let cap: ConnectionCap | undefined;
+  const accessLog =
+    options.accessLog && options.accessLog !== 'off'
+      ? new AccessLog(options.accessLog, options.accessLogWrite ?? ((text) => process.stdout.write(text)))
+      : undefined;
+  const hot = hotReads(deps, accessLog);
+  // Node's request handler: the hot reads answer what they can (src/http/hot-reads.ts), the app
+  // the rest; the access log watches what the hot reads leave (they print their own lines).
+  const listen =
+    (app: RequestListener): RequestListener =>
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (hot && !cap?.refused(req.socket) && hot(req, res)) return;
+      accessLog?.watch(req, res);
+      app(req, res);
+    };
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
       {
@@ -165,6 +202,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             : app.fetch(req, env),
         port: options.port,
         hostname: options.host,
+        createServer: ((serverOptions: ServerOptions, app: RequestListener) =>
+          createServer(serverOptions, listen(app))) as typeof createServer,
         serverOptions: slowClientServerOptions({
           headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
           requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -185,9 +224,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       );
     }
   });
-  if (options.accessLog && options.accessLog !== 'off') {
-    attachAccessLog(server, options.accessLog, (line) => process.stdout.write(`${line}\n`));
-  }
   const address = server.address() as AddressInfo;
   const shownHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
   config.publicUrl = (options.publicUrl ?? `http://${shownHost}:${address.port}`).replace(/\/$/, '');
@@ -219,6 +255,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         failure = error;
       }
       clearTimeout(cut);
+      accessLog?.flush();
       let lastFlush: unknown;
       if (shared) {
         // Shared mode: the last writes first, then the leases given back (survivors take the

@@ -1,6 +1,8 @@
 // The sandbox as the Docker image runs it: the compiled build in dist/ (bench/support.ts builds it
 // first), in memory, with the rate limiter on but out of reach. Prints its port. The request
-// inspector keeps `--request-log-size` (env REQUEST_LOG_SIZE; default 1000, 0 = inspector off).
+// inspector keeps `--request-log-size` (env REQUEST_LOG_SIZE; default 1000, 0 = inspector off);
+// the access log is `--log`'s default, `pretty` (env ACCESS_LOG: pretty | json | off), written
+// to this process's stdout, which the benchmark points at /dev/null.
 // Answers 'cpu' on its IPC channel with its process.cpuUsage().
 import { answerCpuRequests } from './answer-cpu.js';
 
@@ -8,6 +10,7 @@ import { answerCpuRequests } from './answer-cpu.js';
 const { startServer } = (await import('../../dist/server.js')) as typeof import('../../src/server.js');
 
 const requestLogSize = process.env.REQUEST_LOG_SIZE ? Number(process.env.REQUEST_LOG_SIZE) : undefined;
+const accessLog = (process.env.ACCESS_LOG ?? 'pretty') as 'pretty' | 'json' | 'off';
 const server = await startServer({
   port: 0,
   host: '127.0.0.1',
@@ -15,6 +18,7 @@ const server = await startServer({
   webhookHttpHosts: [],
   rateLimit: 1_000_000_000,
   requestLogSize,
+  accessLog,
   credential: { clientId: 'cid_bench', clientSecret: 'svc_cs_test_bench' },
   log: { info: () => {}, error: (m, e) => console.error(m, e) },
 });

@@ -1,5 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Http2SecureServer, Http2Server } from 'node:http2';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { redactTarget } from '../inspector/redact.js';
 
 /** `--log`: one line per request for people (`pretty`), for log collectors (`json`), or none. */
@@ -8,41 +7,59 @@ export type AccessLogFormat = 'pretty' | 'json' | 'off';
 export const ACCESS_LOG_FORMATS: readonly AccessLogFormat[] = ['pretty', 'json', 'off'];
 
 /**
- * Logs each request when its response has been sent: real time, method, path, status and how
- * long it took. It listens on the Node server itself, so the API's hot path is untouched, and
- * 404s and errors are logged like any other answer. Docker's health probe (`GET /healthz`
+ * Logs each request when it has been answered: real time, method, path, status and how long it
+ * took. 404s and errors are logged like any other answer. Docker's health probe (`GET /healthz`
  * answered 200) is left out: it would be most of the log of an idle container.
+ *
+ * Cheap on the hot path: the hot reads (src/http/hot-reads.ts) call `line` from their own end
+ * point; every other request is watched through its response's `finish` event. The timestamp text
+ * is made once per millisecond, and the lines of one event-loop turn go out in one write (at the
+ * end of the turn, or on `flush`). What waits is text only, at most one turn's worth.
  */
-export function attachAccessLog(
-  server: Server | Http2Server | Http2SecureServer,
-  format: Exclude<AccessLogFormat, 'off'>,
-  write: (line: string) => void,
-): void {
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
-    res.once('finish', () => {
-      const target = req.url ?? '/';
-      if (target === '/healthz' && res.statusCode === 200) return;
-      // Secrets in a query (`?client_secret=…`) or a path never reach the log.
-      const path = redactTarget(target);
-      const entry = {
-        time: new Date().toISOString(),
-        method: req.method ?? 'GET',
-        path,
-        status: res.statusCode,
-        duration_ms: Math.round((performance.now() - started) * 10) / 10,
-      };
-      write(format === 'json' ? JSON.stringify(entry) : prettyLine(entry));
-    });
-  });
-}
+export class AccessLog {
+  private pending = '';
+  private scheduled = false;
+  private stampMs = -1;
+  private stamp = '';
 
-function prettyLine(entry: {
-  time: string;
-  method: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-}) {
-  return `${entry.time}  ${entry.method.padEnd(6)} ${entry.path}  ${entry.status}  ${entry.duration_ms} ms`;
+  constructor(
+    private readonly format: Exclude<AccessLogFormat, 'off'>,
+    private readonly write: (text: string) => void,
+  ) {}
+
+  /** One answered request; `startedMs` is its `performance.now()` when it arrived. */
+  line(method: string, path: string, status: number, startedMs: number): void {
+    if (status === 200 && path === '/healthz') return;
+    // Secrets in a query (`?client_secret=…`) or a path never reach the log.
+    const shown = redactTarget(path);
+    const durationMs = Math.round((performance.now() - startedMs) * 10) / 10;
+    const now = Date.now();
+    if (now !== this.stampMs) {
+      this.stampMs = now;
+      this.stamp = new Date(now).toISOString();
+    }
+    this.pending +=
+      this.format === 'json'
+        ? `${JSON.stringify({ time: this.stamp, method, path: shown, status, duration_ms: durationMs })}\n`
+        : `${this.stamp}  ${method.padEnd(6)} ${shown}  ${status}  ${durationMs} ms\n`;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flush);
+    }
+  }
+
+  /** Logs a request outside the hot reads once its response has been sent. */
+  watch(req: IncomingMessage, res: ServerResponse): void {
+    const started = performance.now();
+    res.once('finish', () => this.line(req.method ?? 'GET', req.url ?? '/', res.statusCode, started));
+  }
+
+  /** Writes what is waiting now (the end of a turn, or shutdown). */
+  readonly flush = (): void => {
+    this.scheduled = false;
+    if (this.pending === '') return;
+    const text = this.pending;
+    this.pending = '';
+    this.write(text);
+  };
 }

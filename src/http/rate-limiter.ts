@@ -20,6 +20,9 @@ interface Bucket {
 
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
+  /** After `allow`: what `take` would have answered as `remaining` and `resetSeconds`. */
+  lastRemaining = 0;
+  lastResetSeconds = 0;
 
   constructor(
     private readonly rate: number,
@@ -42,4 +45,37 @@ export class RateLimiter {
       retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / this.rate)),
     };
   }
+
+  /**
+   * `take` without building a decision (the hot reads): true when a token was taken, with
+   * `lastRemaining` / `lastResetSeconds` set; false takes nothing (the caller then answers 429
+   * through `take`, which refills from the same instant and refuses the same way).
+   */
+  allow(key: string): boolean {
+    const now = this.realNow();
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = { tokens: this.rate, updatedMs: now };
+      this.buckets.set(key, bucket);
+    }
+    const tokens = Math.min(this.rate, bucket.tokens + ((now - bucket.updatedMs) / 1000) * this.rate);
+    if (tokens < 1) return false;
+    bucket.tokens = tokens - 1;
+    bucket.updatedMs = now;
+    this.lastRemaining = Math.floor(bucket.tokens);
+    this.lastResetSeconds = Math.ceil((this.rate - bucket.tokens) / this.rate);
+    return true;
+  }
+}
+
+const limiters = new WeakMap<object, RateLimiter>();
+
+/** The one limiter of an app's dependencies (`owner`), shared by the middleware and the hot reads. */
+export function sharedRateLimiter(owner: object, rate: number, realNow: () => number): RateLimiter {
+  let limiter = limiters.get(owner);
+  if (!limiter) {
+    limiter = new RateLimiter(rate, realNow);
+    limiters.set(owner, limiter);
+  }
+  return limiter;
 }

@@ -21,3 +21,17 @@ export function sequentialIds(): IdSource {
 export type RandomBytes = (size: number) => Buffer;
 
 export const cryptoRandomBytes: RandomBytes = (size) => randomBytes(size);
+
+/**
+ * Cheap unique ids for a busy stream (request ids): prefix + 16 random hex characters drawn once
+ * per process + a 16-hex-character counter. Unique across processes (the random half) and within
+ * one (the counter); guessable, so only for ids that grant nothing.
+ */
+export function counterIds(): IdSource {
+  const processPart = randomBytes(8).toString('hex');
+  let n = 0;
+  return (prefix) => {
+    n += 1;
+    return `${prefix}${processPart}${n.toString(16).padStart(16, '0')}`;
+  };
+}

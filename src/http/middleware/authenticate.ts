@@ -1,10 +1,11 @@
 import type { MiddlewareHandler } from 'hono';
-import { assertNotExpired, decodeAccessToken, type TokenSubject } from '../../domain/access-tokens.js';
+import { assertNotExpired } from '../../domain/access-tokens.js';
 import { authenticateClient } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { requestHeader } from '../node-fast-path.js';
+import { tokenCache } from '../token-cache.js';
 
 /** Paths under /v3 that need no credentials at all. */
 const PUBLIC_PATHS = new Set(['/v3/openapi.json']);
@@ -16,17 +17,14 @@ export const TOKEN_PATH = '/v3/auth/token';
  */
 export const PROVIDER_STATES_PATH = '/v3/sandbox/provider-states';
 
-// Verified signatures are cached so a hot path does not recompute the HMAC per request. Expiry is
-// still checked against the partner clock every time (the clock can jump).
-const CACHE_LIMIT = 10_000;
-
 /**
  * Establishes the partner: HTTP Basic on the token endpoint, a bearer token everywhere else.
  * Sets `partner`, `clientId` and the partner's `clock` for later middleware and handlers.
  */
 export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  const verified = new Map<string, TokenSubject>();
-  const key = () => Buffer.from(deps.store.meta.signing_key, 'base64url');
+  // Verified signatures are cached (bounded; see TokenCache) so a hot path does not recompute the
+  // HMAC per request. Expiry is still checked against the partner clock every time (it can jump).
+  const verified = tokenCache(deps.store);
 
   // Not async: it never waits, and an async wrapper costs a promise per request.
   return (c, next) => {
@@ -42,12 +40,7 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
       clientId = credential.id;
     } else {
       const token = parseBearer(header);
-      let subject = verified.get(token);
-      if (!subject) {
-        subject = decodeAccessToken(token, key());
-        if (verified.size >= CACHE_LIMIT) verified.clear();
-        verified.set(token, subject);
-      }
+      const subject = verified.verify(token);
       if (!deps.store.partners.get(subject.partnerId)) {
         throw new ApiError('invalid_token', 'The partner this token was issued for no longer exists.');
       }

@@ -3,12 +3,12 @@ import { ApiError } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { addResponseHeader } from '../node-fast-path.js';
-import { RateLimiter } from '../rate-limiter.js';
+import { sharedRateLimiter } from '../rate-limiter.js';
 
 /** Per-partner rate limit with `RateLimit-*` headers on every response and 429 + `Retry-After`. */
 export function rateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const rate = deps.config.rateLimit;
-  const limiter = rate > 0 ? new RateLimiter(rate, deps.realNow) : undefined;
+  const limiter = rate > 0 ? sharedRateLimiter(deps, rate, deps.realNow) : undefined;
   return (c, next) => {
     const partner = c.get('partner');
     if (!limiter || !partner) return next();
