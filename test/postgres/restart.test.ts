@@ -42,6 +42,7 @@ describe('serve --database (PostgreSQL as the store of record)', () => {
       '001_tables.sql',
       '002_partner_leases.sql',
       '003_requests.sql',
+      '004_snapshots.sql',
     ]);
     await Promise.all([a.close(), b.close()]);
     const pg = await import('pg');
