@@ -3,6 +3,7 @@ import {
   partnerRows,
   snapshotTableNames,
   type WorldRow,
+  worldBytes,
 } from '../store/partner-world.js';
 import type { PartnerWorld, SavedClock, SnapshotRecord } from '../store/snapshot-records.js';
 import type { Store } from '../store/store.js';
@@ -98,7 +99,7 @@ export function keepSnapshot(
     );
   }
   // The size the bounds count: the world as JSON, as the export and the persistence write it.
-  const bytes = Buffer.byteLength(JSON.stringify(world));
+  const bytes = worldBytes(world.tables) + 200;
   if (bytes > MAX_SNAPSHOT_BYTES) {
     throw new ApiError(
       'snapshot_limit_reached',

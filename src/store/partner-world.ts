@@ -106,10 +106,20 @@ export function findTakenId(
  */
 export function replaceWorldTables(store: Store, partnerId: string, tables: WorldTables): void {
   for (const name of snapshotTableNames(store)) {
-    const deletes = partnerGroup(store, name)
-      .get(partnerId)
-      .map((row) => row.id);
-    tableOf(store, name).apply({ upserts: tables[name] ?? [], deletes });
+    const current = partnerGroup(store, name).get(partnerId);
+    const wanted = tables[name] ?? [];
+    // Rows are immutable: a row object present now and in the world is the same row, untouched
+    // (a restore after a test that changed a few rows swaps only those).
+    const wantedById = new Map<string, WorldRow>();
+    for (const row of wanted) wantedById.set(row.id, row);
+    const present = new Set<WorldRow>();
+    const deletes: string[] = [];
+    for (const row of current) {
+      if (wantedById.get(row.id) === row) present.add(row);
+      else deletes.push(row.id);
+    }
+    const upserts = present.size === 0 ? wanted : wanted.filter((row) => !present.has(row));
+    if (deletes.length > 0 || upserts.length > 0) tableOf(store, name).apply({ upserts, deletes });
   }
   // The insertion counter orders events and jobs; it continues past every row put back (an
   // import brings rows numbered on another sandbox).
@@ -118,4 +128,28 @@ export function replaceWorldTables(store: Store, partnerId: string, tables: Worl
     for (const row of rows) if (typeof row.seq === 'number' && row.seq > maxSeq) maxSeq = row.seq;
   }
   store.meta.seq = maxSeq;
+}
+
+/** JSON size of each row object, measured once: rows are immutable, so the size never changes. */
+const rowBytes = new WeakMap<object, number>();
+
+/**
+ * Bytes of `tables` as JSON (UTF-8), give or take the punctuation between rows. Each row is
+ * measured once and remembered, so saving a world again (or after a restore, which puts the same
+ * row objects back) costs a lookup per row instead of serialising megabytes.
+ */
+export function worldBytes(tables: WorldTables): number {
+  let bytes = 2;
+  for (const [name, rows] of Object.entries(tables)) {
+    bytes += name.length + 5;
+    for (const row of rows) {
+      let size = rowBytes.get(row);
+      if (size === undefined) {
+        size = Buffer.byteLength(JSON.stringify(row)) + 1;
+        rowBytes.set(row, size);
+      }
+      bytes += size;
+    }
+  }
+  return bytes;
 }

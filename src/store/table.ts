@@ -153,13 +153,33 @@ export class Table<T extends { id: string }> implements PersistedTable {
 
   /** Applies a change set's rows for this table, as a replay (inserts or replaces, deletes). */
   apply(changes: { upserts: readonly T[]; deletes: readonly string[] }): void {
-    for (const id of changes.deletes) this.delete(id);
+    this.deleteAll(changes.deletes);
     const added: T[] = [];
     for (const row of changes.upserts) {
       if (this.rows.has(row.id)) this.replace(row);
       else added.push(row);
     }
     this.insertAll(added);
+  }
+
+  /** Deletes many rows, letting each index remove them in bulk (a snapshot restore swaps a whole world). */
+  private deleteAll(ids: readonly string[]): void {
+    if (ids.length < 16) {
+      for (const id of ids) this.delete(id);
+      return;
+    }
+    const removed: T[] = [];
+    for (const id of ids) {
+      const old = this.rows.get(id);
+      if (!old) continue;
+      removed.push(old);
+      this.rows.delete(id);
+      if (this.tracking) this.dirty.set(id, false);
+    }
+    for (const index of this.indexes) {
+      if (index.removeAll) index.removeAll(removed);
+      else for (const row of removed) index.remove(row);
+    }
   }
 
   /** Inserts many new rows, letting each index add them in bulk (restores, replays). */

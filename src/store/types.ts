@@ -28,5 +28,7 @@ export interface TableIndex<T> {
   replace?(old: T, row: T): void;
   /** Optional fast path for adding many rows at once (restores; defaults to `add` each). */
   addAll?(rows: readonly T[]): void;
+  /** Optional fast path for removing many rows at once (snapshot restores; defaults to `remove` each). */
+  removeAll?(rows: readonly T[]): void;
   clear(): void;
 }

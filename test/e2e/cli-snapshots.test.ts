@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import type { RunningServer } from '../../src/server.js';
-import { runCli, startTestServer } from '../support/cli.js';
+import { exitOf, runCli, spawnCli, startTestServer, waitForLine } from '../support/cli.js';
 
 // Two sandboxes on loopback: the CLI saves, restores, exports from one and imports into the other.
 let source: RunningServer;
@@ -75,8 +75,47 @@ describe('credit-sandbox snapshot (spawned CLI)', () => {
     expect(customers.data.map((c) => c.name)).toEqual(['Snap Shot']);
 
     expect(await ok(['snapshot', 'delete', 'one'], source)).toBe('deleted snapshot one\n');
-    const missing = await runCli(['snapshot', 'restore', 'one'], env(source));
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/404 resource_not_found: No snapshot named "one"/);
-  }, 120_000);
+    const list = (await api(source, 'GET', '/v3/sandbox/snapshots')) as { data: unknown[] };
+    expect(list.data).toEqual([]);
+  }, 240_000);
+
+  it('serve loads the fixture named by CREDIT_SANDBOX_SNAPSHOT (the Docker way) and stops on a bad one', async () => {
+    await api(source, 'POST', '/v3/customers', { cpf: '11144477735', name: 'From Env' });
+    await api(source, 'POST', '/v3/sandbox/snapshots', { name: 'env-fixture' });
+    const dir = mkdtempSync(join(tmpdir(), 'cli-snapshot-env-'));
+    const file = join(dir, 'env-fixture.snapshot.json.gz');
+    const basic = Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64');
+    const auth = await fetch(`${source.url}/v3/auth/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}` },
+    });
+    const { access_token } = (await auth.json()) as { access_token: string };
+    const exported = await fetch(`${source.url}/v3/sandbox/snapshots/env-fixture/export?gzip=1`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    writeFileSync(file, Buffer.from(await exported.arrayBuffer()));
+
+    const child = spawnCli(['serve', '--port', '0', '--clock', 'frozen'], { CREDIT_SANDBOX_SNAPSHOT: file });
+    try {
+      let stdout = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+      });
+      await waitForLine(child.stdout as NodeJS.ReadableStream, (l) => l.includes('client_secret'), 150_000);
+      expect(stdout).toMatch(/snapshot: loaded "env-fixture" \(\d+ rows\) into the default partner/);
+      const url = /credit-sandbox listening on (\S+)/.exec(stdout)?.[1] ?? '';
+      const served = { url } as RunningServer;
+      const customers = (await api(served, 'GET', '/v3/customers')) as { data: { name: string }[] };
+      expect(customers.data.map((c) => c.name)).toContain('From Env');
+    } finally {
+      child.kill('SIGTERM');
+      await exitOf(child);
+    }
+
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{"format": "credit-sandbox-snapshot", "version": 2}');
+    const refused = await runCli(['serve', '--port', '0'], { CREDIT_SANDBOX_SNAPSHOT: broken });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--snapshot .*broken\.json: Version 2 is unknown/);
+  }, 240_000);
 });

@@ -42,6 +42,7 @@ describe('serve --database (PostgreSQL as the store of record)', () => {
       '001_tables.sql',
       '002_partner_leases.sql',
       '003_requests.sql',
+      '004_snapshots.sql',
       '005_fault_rules.sql',
       '006_records_as_json.sql',
       '007_random_counters.sql',

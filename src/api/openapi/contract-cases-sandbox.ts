@@ -137,5 +137,27 @@ export const SANDBOX_CASES: ContractCase[] = [
     params: { loan_id: `ln_${UNKNOWN}` },
     body: { amount: '149.60', installment_number: 1 },
   },
+  {
+    name: 'save_snapshot',
+    method: 'post',
+    path: '/sandbox/snapshots',
+    status: 201,
+    body: { name: 'contract-fixture', replace: true },
+  },
+  { name: 'list_snapshots', method: 'get', path: '/sandbox/snapshots', status: 200 },
+  {
+    name: 'restore_snapshot',
+    method: 'post',
+    path: '/sandbox/snapshots/{name}/restore',
+    status: 200,
+    params: { name: 'contract-fixture' },
+  },
+  {
+    name: 'unknown_snapshot',
+    method: 'get',
+    path: '/sandbox/snapshots/{name}',
+    status: 404,
+    params: { name: 'no-such-snapshot' },
+  },
   { name: 'reset_partner', method: 'post', path: '/sandbox/reset', status: 200 },
 ];

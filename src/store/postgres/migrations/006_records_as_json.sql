@@ -17,3 +17,4 @@ ALTER TABLE loans ALTER COLUMN record TYPE json USING record::json;
 ALTER TABLE transactions ALTER COLUMN record TYPE json USING record::json;
 ALTER TABLE requests ALTER COLUMN record TYPE json USING record::json;
 ALTER TABLE fault_rules ALTER COLUMN record TYPE json USING record::json;
+ALTER TABLE snapshots ALTER COLUMN record TYPE json USING record::json;
