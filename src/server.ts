@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import { type SharedMode, sharedMode } from './cluster/shared-mode.js';
 import { type DefaultCredential, ensureDefaultPartner } from './default-partner.js';
 import { createDeps } from './deps.js';
+import { ApiError } from './domain/errors.js';
 import type { Timings } from './domain/timings.js';
 import { type AccessLogFormat, attachAccessLog } from './http/access-log.js';
 import { createApp } from './http/app.js';
@@ -221,6 +222,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await deps.persistence.close().catch((error: unknown) => {
         lastFlush ??= error;
       });
+      // Partners another instance took over meanwhile are its to save: not a failure here.
+      if (lastFlush instanceof ApiError && lastFlush.code === 'instance_unavailable') {
+        log.info(`last flush: ${lastFlush.message}`);
+        lastFlush = undefined;
+      }
       if (lastFlush !== undefined) {
         const why = lastFlush instanceof Error ? lastFlush.message : String(lastFlush);
         log.error(`last flush failed; not saved: ${why}`);
