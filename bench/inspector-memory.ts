@@ -12,7 +12,7 @@ import { benchSession, buildDist, startChild } from './support.js';
 const REQUESTS = Number(process.env.INSPECTOR_MEMORY_REQUESTS ?? 1000);
 const BODY_MIB = 15;
 /** At most this many concurrent requests (the body is one shared buffer on the client side). */
-const CONCURRENCY = 4;
+const CONCURRENCY = 2;
 /** The documented bound (README, docs/inspector.md): RSS after the run stays below this. */
 const RSS_LIMIT_MB = 400;
 /** A page of 100 entries stays below this (each body kept to 4,096 characters). */
@@ -32,9 +32,7 @@ export async function run(): Promise<{ name: string; markdown: string; ok: boole
     const base = `http://127.0.0.1:${port}/v3`;
     const { headers } = await benchSession(base);
     const before = rssMb(pid);
-    const body = Buffer.from(
-      `{"cpf":"529.982.247-25","name":"${'a'.repeat(BODY_MIB * 1024 * 1024)}"}`,
-    );
+    const body = Buffer.from(`{"cpf":"529.982.247-25","name":"${'a'.repeat(BODY_MIB * 1024 * 1024)}"}`);
     const statuses = new Map<number, number>();
     const samples: number[] = [];
     let peak = before;
@@ -43,13 +41,20 @@ export async function run(): Promise<{ name: string; markdown: string; ok: boole
     const worker = async () => {
       while (sent < REQUESTS) {
         sent++;
-        const res = await fetch(`${base}/customers`, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body,
-        });
-        await res.arrayBuffer();
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        let status: number;
+        try {
+          const res = await fetch(`${base}/customers`, {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body,
+          });
+          await res.arrayBuffer();
+          status = res.status;
+        } catch {
+          // The server's request timeout (10 s) cut an upload that a loaded machine sent too slowly.
+          status = 0;
+        }
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
         const rss = rssMb(pid);
         peak = Math.max(peak, rss);
         if (sent % 100 === 0) {
@@ -67,7 +72,7 @@ export async function run(): Promise<{ name: string; markdown: string; ok: boole
     const page100 = await pageBytes(100);
     const ok = after <= RSS_LIMIT_MB && page100 <= PAGE_LIMIT_KB * 1024;
     const markdown = [
-      `${REQUESTS} × \`POST /v3/customers\` with a ${BODY_MIB} MiB \`name\` (${CONCURRENCY} at a time, ${Math.round(seconds)} s; answers: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}), request log on (1,000 per partner):`,
+      `${REQUESTS} × \`POST /v3/customers\` with a ${BODY_MIB} MiB \`name\` (${CONCURRENCY} at a time, ${Math.round(seconds)} s; answers: ${[...statuses].map(([s, n]) => `${n} × ${s || 'cut by the request timeout'}`).join(', ')}), request log on (1,000 per partner):`,
       '',
       '| measure | value | bound |',
       '|---|---|---|',

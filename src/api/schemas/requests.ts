@@ -11,13 +11,10 @@ export const RequestLogEntrySchema = z
     id: z.string().openapi({ example: 'req_3f2a0c1d9b8e4f6a7c5d2e1b0a9f8e7d' }),
     method: z.string().openapi({ example: 'POST' }),
     path: z.string().openapi({ example: '/v3/customers' }),
-    query: z
-      .string()
-      .nullable()
-      .openapi({
-        description: 'Raw query string without `?`, secret parameters redacted',
-        example: 'limit=10',
-      }),
+    query: z.string().nullable().openapi({
+      description: 'Raw query string without `?`, secret parameters redacted',
+      example: 'limit=10',
+    }),
     status: z.number().int().openapi({ example: 201 }),
     duration_ms: z.number().openapi({ description: 'Real time spent in the sandbox', example: 1.42 }),
     idempotency_key: z.string().nullable(),
