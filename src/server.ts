@@ -13,6 +13,7 @@ import { createApp } from './app.js';
 import type { SharedMode } from './cluster/shared-mode.js';
 import { createDeps } from './deps.js';
 import { type DefaultCredential, ensureDefaultPartner } from './domain/default-partner.js';
+import { ApiError } from './domain/errors.js';
 import type { Timings } from './engine/timings.js';
 import { AccessLog, type AccessLogFormat } from './http/access-log.js';
 import {
@@ -270,6 +271,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await deps.persistence.close().catch((error: unknown) => {
         lastFlush ??= error;
       });
+      // Partners another instance took over meanwhile are its to save: not a failure here.
+      if (lastFlush instanceof ApiError && lastFlush.code === 'instance_unavailable') {
+        log.info(`last flush: ${lastFlush.message}`);
+        lastFlush = undefined;
+      }
       if (lastFlush !== undefined) {
         const why = lastFlush instanceof Error ? lastFlush.message : String(lastFlush);
         log.error(`last flush failed; not saved: ${why}`);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RequestLogTable } from './request-log-table.js';
+import { INSTANCE_LOG_ENTRIES, RequestLogTable } from './request-log-table.js';
 import type { RequestRecord } from './request-records.js';
 
 let seq = 0;
@@ -213,3 +213,23 @@ describe('RequestLogTable', () => {
 function sortBySeq(rows: RequestRecord[]): RequestRecord[] {
   return [...rows].sort((a, b) => a.seq - b.seq);
 }
+
+describe('the instance-wide bound', () => {
+  it(`holds at most ${INSTANCE_LOG_ENTRIES} entries; the partner with the most loses its oldest`, () => {
+    const table = new RequestLogTable();
+    const partners = Array.from({ length: 12 }, (_, i) => `ptn_bound_${i}`);
+    for (let round = 0; round < 1000; round++) {
+      for (const partner of partners) table.append(request(partner), 1000);
+    }
+    expect(table.size).toBe(INSTANCE_LOG_ENTRIES);
+    // Fair: every partner keeps a share, none was emptied to make room.
+    for (const partner of partners) {
+      const count = table.ring(partner)?.count ?? 0;
+      expect(count).toBeGreaterThanOrEqual(Math.floor(INSTANCE_LOG_ENTRIES / partners.length) - 1);
+    }
+    // A newcomer still gets its entries logged.
+    table.append(request('ptn_new'), 1000);
+    expect(table.ring('ptn_new')?.count).toBe(1);
+    expect(table.size).toBe(INSTANCE_LOG_ENTRIES);
+  });
+});

@@ -3,7 +3,7 @@ import { DateTime } from './common.js';
 
 const Body = z.unknown().openapi({
   description:
-    'The JSON body (a form as an object), with `client_secret`, `secret`, `access_token` and similar redacted; null when there was none or it was not read',
+    'The JSON body (a form as an object), secrets redacted (keys `authorization`, `password`, `secret`, `*_secret`, `*token*`; values `svc_cs_…`, `svc_at_…`, `whsec_…`); null when there was none or it was not read. A body over 4,096 characters is kept as `{"truncated": true, "original_bytes": n, "text": "<its first 4,096 characters>"}`',
 });
 
 export const RequestLogEntrySchema = z
@@ -11,10 +11,10 @@ export const RequestLogEntrySchema = z
     id: z.string().openapi({ example: 'req_3f2a0c1d9b8e4f6a7c5d2e1b0a9f8e7d' }),
     method: z.string().openapi({ example: 'POST' }),
     path: z.string().openapi({ example: '/v3/customers' }),
-    query: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Raw query string without `?`', example: 'limit=10' }),
+    query: z.string().nullable().openapi({
+      description: 'Raw query string without `?`, secret parameters redacted',
+      example: 'limit=10',
+    }),
     status: z.number().int().openapi({ example: 201 }),
     duration_ms: z.number().openapi({ description: 'Real time spent in the sandbox', example: 1.42 }),
     idempotency_key: z.string().nullable(),
@@ -26,7 +26,7 @@ export const RequestLogEntrySchema = z
     request_body: Body,
     response_body: Body.openapi({
       description:
-        'The JSON answer, secrets redacted (null for reads of the request log itself, which would quote itself)',
+        'The JSON answer, secrets redacted, truncated like request_body over 4,096 characters (null for reads of the request log itself, which would quote itself)',
     }),
     created_at: DateTime.openapi({ description: 'Partner-clock time the request arrived' }),
     fault: z

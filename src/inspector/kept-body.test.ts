@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { keptRequestBody, keptResponseText, MAX_KEPT_BODY_CHARS } from './kept-body.js';
+
+describe('what the inspector keeps of a body', () => {
+  it('keeps a short JSON body parsed, secrets redacted', () => {
+    expect(
+      keptRequestBody('{"cpf":"1","password":"p","nested":[{"my_token":"t"}]}', 'application/json'),
+    ).toEqual({
+      cpf: '1',
+      password: '[redacted]',
+      nested: [{ my_token: '[redacted]' }],
+    });
+    expect(keptRequestBody('grant_type=x&client_secret=s', 'application/x-www-form-urlencoded')).toEqual({
+      grant_type: 'x',
+      client_secret: '[redacted]',
+    });
+    expect(keptRequestBody('not json svc_cs_abc', 'text/plain')).toBe('not json [redacted]');
+  });
+
+  it('keeps a long body as its head and its size, never parsing it, secrets in the head redacted', () => {
+    const text = `{"password":"p4ss","name":"${'é'.repeat(15 * 1024 * 1024)}"}`;
+    const kept = keptRequestBody(text, 'application/json') as {
+      truncated: boolean;
+      original_bytes: number;
+      text: string;
+    };
+    expect(kept.truncated).toBe(true);
+    expect(kept.original_bytes).toBe(Buffer.byteLength(text));
+    // 4,096 characters of the body; "[redacted]" in place of the password adds a few.
+    expect(kept.text.length).toBe(MAX_KEPT_BODY_CHARS - 'p4ss'.length + '[redacted]'.length);
+    expect(kept.text.startsWith('{"password":"[redacted]","name":"éé')).toBe(true);
+  });
+
+  it('keeps short answers as sent and truncates long ones into a JSON marker', () => {
+    expect(keptResponseText('{"id":"x"}')).toBe('{"id":"x"}');
+    const long = JSON.stringify({ data: 'x'.repeat(10_000), secret: 'whsec_abc' });
+    const kept = JSON.parse(keptResponseText(long)) as {
+      truncated: boolean;
+      original_bytes: number;
+      text: string;
+    };
+    expect(kept).toMatchObject({ truncated: true, original_bytes: long.length });
+    expect(kept.text).toHaveLength(MAX_KEPT_BODY_CHARS);
+  });
+});
