@@ -41,7 +41,9 @@ function schemaExamples(node: unknown, where: string[], out: [string[], unknown]
   for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) {
     const parts = schema[key];
     if (Array.isArray(parts))
-      parts.forEach((part, i) => schemaExamples(part, [...where, key, String(i)], out));
+      parts.forEach((part, i) => {
+        schemaExamples(part, [...where, key, String(i)], out);
+      });
   }
 }
 
@@ -119,7 +121,8 @@ describe('the OpenAPI document as third-party tools read it', () => {
       ['/customers/{customer_id}/documents', 'post'],
       ['/loans', 'post'],
     ] as const) {
-      const created = (paths[path]?.[method]?.responses as Record<string, Json>)['201'] as Json;
+      const responses = (paths[path]?.[method]?.responses ?? {}) as Record<string, Json>;
+      const created = responses['201'] as Json;
       expect((created.headers as Json).Location, path).toEqual({ $ref: '#/components/headers/Location' });
       expect(((doc.components as Json).headers as Json).Location).toMatchObject({ required: true });
     }
