@@ -10,7 +10,7 @@ import { memoryPersistence, type Persistence } from '../../src/store/persistence
 import { Store } from '../../src/store/store.js';
 import type { WebhookSender } from '../../src/webhooks/sender.js';
 import { seededRandom } from './seeded-random.js';
-import { checkWebhookBody } from './webhook-schema.js';
+import { checkWebhookBody, warmWebhookSchemas } from './webhook-schema.js';
 
 /** Real time as the tests see it: starts at a fixed instant and moves only when told. */
 export class FakeRealTime {
@@ -153,6 +153,7 @@ export async function newPartnerToken(sandbox: TestSandbox): Promise<{ id: strin
 
 /** An in-process receiver whose bodies are validated like the shared receiver's. */
 function validatingSender(send: WebhookSender): WebhookSender {
+  warmWebhookSchemas();
   return (webhook) => {
     checkWebhookBody(webhook.body);
     return send(webhook);
