@@ -16,7 +16,7 @@ import { Store } from '../../src/store/store.js';
 import type { WebhookSender } from '../../src/webhooks/sender.js';
 import { type PartnerClient, partnerClient } from './partner-client.js';
 import { seededRandom } from './seeded-random.js';
-import { checkWebhookBody } from './webhook-schema.js';
+import { checkWebhookBody, warmWebhookSchemas } from './webhook-schema.js';
 
 export { basic, type JsonResult, type RequestOptions } from './partner-client.js';
 
@@ -96,6 +96,7 @@ export async function newPartnerToken(sandbox: TestSandbox): Promise<{ id: strin
 
 /** An in-process receiver whose bodies are validated like the shared receiver's. */
 function validatingSender(send: WebhookSender): WebhookSender {
+  warmWebhookSchemas();
   return (webhook) => {
     checkWebhookBody(webhook.body);
     return send(webhook);

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
-import { checkWebhookBody } from './webhook-schema.js';
+import { checkWebhookBody, warmWebhookSchemas } from './webhook-schema.js';
 
 /** One request the receiver got. */
 export interface ReceivedWebhook {
@@ -31,6 +31,7 @@ export interface Receiver {
  * body is validated against the document's `webhooks` schema (a mismatch fails the test).
  */
 export async function startReceiver(respond: Responder = () => ({ status: 200 })): Promise<Receiver> {
+  warmWebhookSchemas();
   const received: ReceivedWebhook[] = [];
   const receiver: Receiver = { url: '', received, respond, close: async () => {} };
   const server = createServer((req, res) => {

@@ -139,7 +139,7 @@ export const DocumentSchema = z
     status: z.enum(['submitted', 'approved', 'rejected']),
     file: z
       .object({
-        name: z.string(),
+        name: z.string().openapi({ example: 'identity-front.pdf' }),
         content_type: z.enum(['application/pdf', 'image/jpeg', 'image/png']),
         size: z.number().int(),
         sha256: z.string(),

@@ -33,7 +33,7 @@ export const CreatePartnerBody = z
 export const NewPartnerSchema = z
   .object({
     id: z.string(),
-    name: z.string(),
+    name: z.string().openapi({ example: 'ci-job-4711' }),
     created_at: DateTime,
     clock: ClockSchema,
     client_id: z.string(),
@@ -44,7 +44,7 @@ export const NewPartnerSchema = z
 export const PartnerSchema = z
   .object({
     id: z.string(),
-    name: z.string(),
+    name: z.string().openapi({ example: 'ci-job-4711' }),
     created_at: DateTime,
     clock: ClockSchema,
   })

@@ -5,9 +5,9 @@ const Scalar = z.union([z.string(), z.number(), z.boolean()]);
 
 export const ScenarioParamSchema = z
   .object({
-    name: z.string(),
+    name: z.string().openapi({ example: 'days' }),
     type: z.enum(['string', 'integer', 'number', 'boolean']),
-    description: z.string().nullable(),
+    description: z.string().nullable().openapi({ example: 'How many days past its due date' }),
     default: Scalar.nullable().openapi({
       description: 'May be a template such as ${random.cpf}, drawn per run',
     }),
@@ -19,7 +19,9 @@ export const ScenarioParamSchema = z
 export const ScenarioSchema = z
   .object({
     name: z.string().openapi({ example: 'overdue-installment' }),
-    description: z.string(),
+    description: z
+      .string()
+      .openapi({ example: 'A loan whose first installment goes unpaid until it is overdue' }),
     params: z.array(ScenarioParamSchema),
     steps: z.number().int().openapi({ description: 'Number of steps' }),
   })
@@ -39,7 +41,7 @@ export const RunScenarioBody = z
 const StepResultSchema = z
   .object({
     index: z.number().int().openapi({ description: '1-based position of the step in the file' }),
-    name: z.string(),
+    name: z.string().openapi({ example: 'register a customer' }),
     kind: z.enum(['request', 'advance', 'wait', 'expect', 'include']),
     status: z.enum(['passed', 'failed', 'skipped']),
     detail: z
@@ -59,7 +61,11 @@ export const RunResultSchema = z
     params: z.record(z.string(), z.unknown()).openapi({ description: 'The params used, defaults filled in' }),
     steps: z.array(StepResultSchema),
     failed_step: z
-      .object({ index: z.number().int(), name: z.string(), detail: z.string() })
+      .object({
+        index: z.number().int(),
+        name: z.string().openapi({ example: 'the installment is overdue' }),
+        detail: z.string(),
+      })
       .optional()
       .openapi({ description: 'Present when status is failed' }),
     captured: z.record(z.string(), z.unknown()).openapi({
