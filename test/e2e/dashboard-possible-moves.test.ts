@@ -165,3 +165,18 @@ describe('events and webhooks', () => {
     expect(endpoints.body.data).toEqual([]);
   });
 });
+
+describe('scenarios page', () => {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the text the page must not show
+  it('renders descriptions for people: backticks as code, ${random.cpf} defaults in words', async () => {
+    const sb = createTestSandbox();
+    const { cookie } = await signIn(sb);
+    const html = await page(sb, '/dashboard/scenarios', cookie);
+    expect(html).toContain('placeholder="default: a random valid CPF"');
+    expect(html).not.toContain('${random.');
+    // installment-due-on-holiday's description names its captures in backticks.
+    const card = /data-scenario="installment-due-on-holiday"[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+    expect(card).toContain('<code>customer</code>');
+    expect(card).not.toContain('`');
+  });
+});
