@@ -39,7 +39,8 @@ export const EventRow = ({
       <td data-label="Object">
         {link ? <a href={link.href}>{link.label}</a> : <span class="muted">—</span>}
       </td>
-      <td data-label="Payload">
+      {/* Takes the width left and wraps the JSON, so the Redeliver column stays on-screen. */}
+      <td data-label="Payload" class="payload">
         <details>
           <summary>
             JSON <span class="muted">{event.id}</span>
