@@ -39,7 +39,8 @@ describe('Events page layout at 1280 px', () => {
     expect(box).not.toBeNull();
     expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(1280);
     // Nothing scrolls sideways: the page is no wider than the window.
-    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    // A string: the function runs in the page, where `document` exists (not in Node's types).
+    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect(scrollWidth).toBeLessThanOrEqual(1280);
     await page.close();
   });
