@@ -1,4 +1,12 @@
-import { type FormData, request } from 'undici';
+import { Agent, type FormData, request } from 'undici';
+
+/**
+ * This package's own undici connection pool. Without it `request` takes the process-wide global
+ * dispatcher, which on Node 24 is Node's bundled undici: it does not take this package's FormData,
+ * and every `trigger` upload failed with UND_ERR_SOCKET ("other side closed") — found by CI's Node
+ * 24 run. One Agent for the whole CLI process.
+ */
+const dispatcher = new Agent();
 
 /** An answer of the sandbox API. */
 export interface ApiResponse<T = unknown> {
@@ -134,7 +142,7 @@ export class SandboxClient {
     }
     let res: Awaited<ReturnType<typeof request>>;
     try {
-      res = await request(url, { method: method as 'GET', headers, body });
+      res = await request(url, { method: method as 'GET', headers, body, dispatcher });
     } catch (error) {
       const code = (error as { code?: string }).code ?? (error as Error).message;
       if (url.protocol === 'https:' && /SSL|TLS|EPROTO/i.test(`${code} ${(error as Error).message}`)) {

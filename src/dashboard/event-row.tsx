@@ -15,7 +15,18 @@ export function resourceLink(data: Record<string, unknown>): { href: string; lab
 }
 
 /** One event: when (partner clock), type, the object it is about, its JSON payload, and Redeliver. */
-export const EventRow = ({ event, nowMs, csrf }: { event: ApiEvent; nowMs: number; csrf?: string }) => {
+export const EventRow = ({
+  event,
+  nowMs,
+  csrf,
+  redeliver = true,
+}: {
+  event: ApiEvent;
+  nowMs: number;
+  csrf?: string;
+  /** False when the partner has no active endpoint: a redelivery would go nowhere. */
+  redeliver?: boolean;
+}) => {
   const link = resourceLink(event.data as Record<string, unknown>);
   return (
     <tr id={`row-${event.id}`} data-event-type={event.type}>
@@ -28,7 +39,8 @@ export const EventRow = ({ event, nowMs, csrf }: { event: ApiEvent; nowMs: numbe
       <td data-label="Object">
         {link ? <a href={link.href}>{link.label}</a> : <span class="muted">—</span>}
       </td>
-      <td data-label="Payload">
+      {/* Takes the width left and wraps the JSON, so the Redeliver column stays on-screen. */}
+      <td data-label="Payload" class="payload">
         <details>
           <summary>
             JSON <span class="muted">{event.id}</span>
@@ -38,7 +50,9 @@ export const EventRow = ({ event, nowMs, csrf }: { event: ApiEvent; nowMs: numbe
       </td>
       {csrf ? (
         <td data-label="">
-          <Action action={`/dashboard/events/${event.id}/redeliver`} label="Redeliver" csrf={csrf} />
+          {redeliver ? (
+            <Action action={`/dashboard/events/${event.id}/redeliver`} label="Redeliver" csrf={csrf} />
+          ) : null}
         </td>
       ) : null}
     </tr>

@@ -58,9 +58,10 @@ ol.steps{padding-left:1.2rem}ol.steps li{margin:.25rem 0}
 .signin input{width:100%}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
 dl.facts dt{color:var(--muted);font-size:.85rem}dl.facts dd{margin:0;overflow-wrap:anywhere}
+td.payload{width:100%;max-width:0}td.payload pre{max-width:none;white-space:pre-wrap;overflow-wrap:anywhere}
 @media (max-width:640px){main{padding:.6rem}header.top .who{margin-left:0}
 table.stack thead{display:none}table.stack tr{display:block;border-bottom:2px solid var(--line);padding:.3rem 0}
 table.stack td{display:block;border:0;padding:.2rem .4rem;text-align:right;overflow-wrap:anywhere}
 table.stack td::before{content:attr(data-label);float:left;margin-right:1rem;color:var(--muted);font-size:.8rem}
-table.stack td details{text-align:left}}
+table.stack td details{text-align:left}table.stack td.payload{width:auto;max-width:none}}
 `;

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offerTermsFor } from '../../src/domain/credit/offer-terms.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
@@ -102,6 +105,30 @@ describe('the first hour with the CLI', () => {
     expect((await runCli(['scenario', 'run', 'installment-due-on-holiday'], env)).code).toBe(0);
   }, 90_000);
 });
+
+it('scenario validate checks files without a server (docs/scenarios.md, "Your own scenarios")', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'qa-')), 'qa', 'scenarios');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'two-steps.yaml'),
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the scenario's own interpolation
+    'name: two-steps\ndescription: an active customer, then its offers\nsteps:\n  - name: a customer\n    include: active-customer\n  - name: its offers\n    request: { method: GET, path: "/v3/customers/${customer.id}/credit-offers" }\n',
+  );
+  const good = await runCli(['scenario', 'validate', join(dir, 'two-steps.yaml')], {
+    CREDIT_SANDBOX_URL: 'http://127.0.0.1:9',
+  });
+  expect(good.stdout).toContain('✓');
+  expect(good.code).toBe(0);
+  writeFileSync(
+    join(dir, 'broken.yaml'),
+    'name: broken\nsteps:\n  - name: nowhere\n    include: no-such-scenario\n',
+  );
+  const bad = await runCli(['scenario', 'validate', join(dir, 'broken.yaml')], {
+    CREDIT_SANDBOX_URL: 'http://127.0.0.1:9',
+  });
+  expect(bad.code).toBe(1);
+  expect(bad.stdout).toContain('✗');
+}, 30_000);
 
 // The tier the steering relies on exists: amount 5000 with 6 installments is the plus tier's.
 it('the plus tier takes 5000.00 in 6 installments', () => {

@@ -155,16 +155,21 @@ export function customerPage(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
           <p class="muted">KYC approved: the customer is active.</p>
         ) : (
           <div class="card">
-            <Action action={`${base}/kyc/approve`} label="Approve KYC" tone="primary" csrf={ctx.csrf} />
-            <Action action={`${base}/biometrics/complete`} label="Complete biometrics" csrf={ctx.csrf}>
-              <label>
-                Outcome
-                <select name="outcome">
-                  <option value="approved">approved</option>
-                  <option value="rejected">rejected</option>
-                </select>
-              </label>
-            </Action>
+            {/* Only the moves the API would take now (docs/dashboard.md). */}
+            {customer.kyc.some((item) => item.status === 'submitted') ? (
+              <Action action={`${base}/kyc/approve`} label="Approve KYC" tone="primary" csrf={ctx.csrf} />
+            ) : null}
+            {customer.kyc.some((item) => item.type === 'biometrics' && item.status !== 'approved') ? (
+              <Action action={`${base}/biometrics/complete`} label="Complete biometrics" csrf={ctx.csrf}>
+                <label>
+                  Outcome
+                  <select name="outcome">
+                    <option value="approved">approved</option>
+                    <option value="rejected">rejected</option>
+                  </select>
+                </label>
+              </Action>
+            ) : null}
             <form class="inline" method="post" action={`${base}/kyc/correction`}>
               <Csrf token={ctx.csrf} />
               <label>
@@ -182,8 +187,9 @@ export function customerPage(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
               <button type="submit">Request correction</button>
             </form>
             <p class="muted">
-              "Approve KYC" approves every submitted item; items still pending need the customer's upload or
-              capture first.
+              "Approve KYC" appears when an item is submitted and approves every submitted one; items still
+              pending need the customer's upload first. "Complete biometrics" opens a capture session and
+              finishes it, as the person on the hosted page would.
             </p>
           </div>
         )}
@@ -221,7 +227,11 @@ export function customerPage(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
   app.post('/dashboard/customers/:id/biometrics/complete', async (c) => {
     const id = c.req.param('id');
     const outcome = field(await c.req.parseBody(), 'outcome');
-    const result = await c.get('api').post(`${path(id)}/biometrics/complete`, { outcome });
+    // As the person would: open a capture session (the customer's app does), then finish it.
+    const opened = await c.get('api').post(`/v3/customers/${encodeURIComponent(id)}/biometrics`);
+    const result = opened.ok
+      ? await c.get('api').post(`${path(id)}/biometrics/complete`, { outcome })
+      : opened;
     return afterAction(c, result, back(id), `Biometrics completed: ${outcome}.`);
   });
   app.post('/dashboard/customers/:id/kyc/reject', async (c) => {

@@ -8,7 +8,7 @@ import { Empty, Pager } from '../components.js';
 import { afterAction, type DashboardDeps, type DashboardEnv, render } from '../context.js';
 import { EventRow } from '../event-row.js';
 import { Layout } from '../layout.js';
-import type { ApiEvent, List } from '../types.js';
+import type { ApiEvent, List, WebhookEndpoint } from '../types.js';
 import { problemPage } from './problem.js';
 
 /** Seconds between keep-alive comments on an idle stream (proxies close silent connections). */
@@ -24,9 +24,10 @@ export function eventPages(app: Hono<DashboardEnv>, { deps, bus }: DashboardDeps
     const page = c.get('page');
     const type = ALL_EVENT_PATTERNS.find((p) => p === c.req.query('type'));
     const after = c.req.query('starting_after');
-    const result = await c
-      .get('api')
-      .get<List<ApiEvent>>('/v3/sandbox/events', { type, limit: 25, starting_after: after });
+    const [result, redeliver] = await Promise.all([
+      c.get('api').get<List<ApiEvent>>('/v3/sandbox/events', { type, limit: 25, starting_after: after }),
+      hasActiveEndpoint(c.get('api')),
+    ]);
     if (!result.ok) return problemPage(c, 'events', result.problem, '/dashboard/events');
     const rows = result.body.data;
     // Only the first page grows live: new events are the newest.
@@ -53,6 +54,12 @@ export function eventPages(app: Hono<DashboardEnv>, { deps, bus }: DashboardDeps
             </span>
           ) : null}
         </form>
+        {redeliver ? null : (
+          <p class="muted" id="no-endpoints">
+            No active webhook endpoint, so nothing is delivered or redelivered:{' '}
+            <a href="/dashboard/webhooks#add-endpoint">add one on Webhooks</a>.
+          </p>
+        )}
         {rows.length === 0 ? (
           <Empty title={type ? `No ${type} events yet.` : 'No events yet.'}>
             Every state change appends an event: register a customer with <code>POST /v3/customers</code>, or
@@ -77,7 +84,7 @@ export function eventPages(app: Hono<DashboardEnv>, { deps, bus }: DashboardDeps
                 : {})}
             >
               {rows.map((event) => (
-                <EventRow event={event} nowMs={page.nowMs} csrf={page.csrf} />
+                <EventRow event={event} nowMs={page.nowMs} csrf={page.csrf} redeliver={redeliver} />
               ))}
             </tbody>
           </table>
@@ -143,7 +150,10 @@ export function eventPages(app: Hono<DashboardEnv>, { deps, bus }: DashboardDeps
             continue;
           }
           const now = deps.engine.clock(page.partnerId).nowMs();
-          const html = await (<EventRow event={event} nowMs={now} csrf={page.csrf} />).toString();
+          const redeliver = await hasActiveEndpoint(c.get('api'));
+          const html = await (
+            <EventRow event={event} nowMs={now} csrf={page.csrf} redeliver={redeliver} />
+          ).toString();
           await stream.writeSSE({ event: 'event', id: event.id, data: html });
         }
       } finally {
@@ -185,4 +195,10 @@ async function eventsAfter(api: DashboardApi, type: string, lastId: string): Pro
     newer.push(event);
   }
   return newer.reverse();
+}
+
+/** Whether a redelivery would reach anything: the partner has an active endpoint. */
+async function hasActiveEndpoint(api: DashboardEnv['Variables']['api']): Promise<boolean> {
+  const endpoints = await api.get<List<WebhookEndpoint>>('/v3/webhooks/endpoints', { limit: 100 });
+  return endpoints.ok && endpoints.body.data.some((endpoint) => endpoint.status === 'active');
 }

@@ -8,12 +8,27 @@ import { loanHistory, timeline } from '../loan-history.js';
 import type { List, Loan, Transaction } from '../types.js';
 import { problemPage } from './problem.js';
 
-const Installments = ({ loan, rows, ctx }: { loan: Loan; rows: Transaction[]; ctx: PageContext }) =>
-  rows.length === 0 ? (
+/** Why a loan has no installments, and the next move only when there is one (never "Sign" on an ended loan). */
+const NoInstallments = ({ loan }: { loan: Loan }) =>
+  loan.status === 'error' || loan.status === 'cancelled' ? (
+    <Empty title="No installments.">
+      This loan is {words(loan.status)}: it never becomes active, so it never gets installments.
+    </Empty>
+  ) : loan.status === 'awaiting_signatures' ? (
     <Empty title="No installments yet.">
       Installments are created when the loan becomes active (after signature and disbursement). Use "Sign"
       above, then advance the clock a few seconds on the <a href="/dashboard">Overview</a>.
     </Empty>
+  ) : (
+    <Empty title="No installments yet.">
+      Installments are created when the loan becomes active (after signature and disbursement): advance the
+      clock a few seconds on the <a href="/dashboard">Overview</a>.
+    </Empty>
+  );
+
+const Installments = ({ loan, rows, ctx }: { loan: Loan; rows: Transaction[]; ctx: PageContext }) =>
+  rows.length === 0 ? (
+    <NoInstallments loan={loan} />
   ) : (
     <div class="scroll">
       <table class="stack" id="installments">

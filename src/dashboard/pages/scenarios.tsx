@@ -6,6 +6,7 @@ import { Badge, Csrf, Empty } from '../components.js';
 import { afterAction, type DashboardDeps, type DashboardEnv, redirectWith, render } from '../context.js';
 import { utc } from '../format.js';
 import { Layout } from '../layout.js';
+import { Described, defaultForPeople } from '../scenario-text.js';
 import type { List, RunResult, Scenario } from '../types.js';
 import { problemPage } from './problem.js';
 
@@ -77,7 +78,7 @@ export function scenarioPages(app: Hono<DashboardEnv>, { deps }: DashboardDeps) 
             <section class="card" data-scenario={scenario.name} aria-label={scenario.name}>
               <h3 style="margin:0 0 .3rem">{scenario.name}</h3>
               <p class="muted">
-                {scenario.description} · {scenario.steps} steps
+                <Described text={scenario.description} /> · {scenario.steps} steps
               </p>
               <form method="post" action={`/dashboard/scenarios/${scenario.name}/run`}>
                 <Csrf token={page.csrf} />
@@ -85,13 +86,17 @@ export function scenarioPages(app: Hono<DashboardEnv>, { deps }: DashboardDeps) 
                   <label style="display:flex;margin-bottom:.4rem">
                     {param.name}
                     {param.required ? ' (required)' : ''}
-                    {param.description ? <span class="muted">{param.description}</span> : null}
+                    {param.description ? (
+                      <span class="muted">
+                        <Described text={param.description} />
+                      </span>
+                    ) : null}
                     <input
                       name={`param.${param.name}`}
                       required={param.required && param.default === null}
                       placeholder={
                         param.default !== null
-                          ? `default ${String(param.default)}`
+                          ? `default: ${defaultForPeople(param.default)}`
                           : String(param.example ?? '')
                       }
                     />

@@ -6,6 +6,7 @@ import { utc } from '../format.js';
 import { Layout } from '../layout.js';
 import type { Chaos, Delivery, List, WebhookEndpoint } from '../types.js';
 import { problemPage } from './problem.js';
+import { AddEndpointForm, RotateSecret, webhookEndpointActions } from './webhook-endpoint-actions.js';
 
 const DELIVERY_STATUSES = [
   'pending',
@@ -79,7 +80,8 @@ const Attempts = ({ delivery }: { delivery: Delivery }) =>
   );
 
 /** Webhooks: the endpoints and every delivery with its attempts (receiver status and timing). */
-export function webhookPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
+export function webhookPages(app: Hono<DashboardEnv>, deps: DashboardDeps) {
+  webhookEndpointActions(app, deps);
   app.get('/dashboard/webhooks', async (c) => {
     const page = c.get('page');
     const api = c.get('api');
@@ -110,11 +112,11 @@ export function webhookPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
       c,
       <Layout title="Webhooks" section="webhooks" ctx={page}>
         <h2>Endpoints</h2>
+        <AddEndpointForm csrf={page.csrf} />
         {endpoints.body.data.length === 0 ? (
           <Empty title="No webhook endpoints.">
-            Add one with <code>POST /v3/webhooks/endpoints</code> <code>{'{"url": "https://…"}'}</code>, or
-            listen locally with <code>npx credit-sandbox listen</code>; every event is then delivered and
-            shows up below.
+            Add one above (or with <code>POST /v3/webhooks/endpoints</code>), or listen locally with{' '}
+            <code>npx credit-sandbox listen</code>; every event is then delivered and shows up below.
           </Empty>
         ) : (
           <div class="scroll">
@@ -127,6 +129,7 @@ export function webhookPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
                   <th>Status</th>
                   <th>Chaos</th>
                   <th>Created (partner clock)</th>
+                  <th />
                 </tr>
               </thead>
               <tbody>
@@ -150,6 +153,9 @@ export function webhookPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
                     </td>
                     <td data-label="Created">
                       <When iso={endpoint.created_at} nowMs={page.nowMs} />
+                    </td>
+                    <td>
+                      <RotateSecret endpointId={endpoint.id} csrf={page.csrf} />
                     </td>
                   </tr>
                 ))}
