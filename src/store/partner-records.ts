@@ -1,0 +1,82 @@
+/** Record shapes of partners and their sandbox state: clocks, credentials, idempotency keys, fault rules. */
+
+/** A partner clock: real time + offset while running, or pinned at `frozen_at_ms`. */
+export interface ClockState {
+  offset_ms: number;
+  frozen_at_ms: number | null;
+}
+
+export interface PartnerRecord {
+  id: string;
+  seq: number;
+  name: string;
+  created_at: string;
+  clock: ClockState;
+  /** The partner whose token created it (`POST /sandbox/partners`); absent for the default one. */
+  created_by?: string;
+}
+
+export type CredentialStatus = 'active' | 'revoked';
+
+export interface CredentialRecord {
+  /** The client_id. */
+  id: string;
+  seq: number;
+  partner_id: string;
+  name: string;
+  /** SHA-256 of the secret: the secret itself is shown once and never stored. */
+  secret_hash: string;
+  status: CredentialStatus;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface IdempotencyRecord {
+  /** `${partner_id} ${key}`. */
+  id: string;
+  seq: number;
+  partner_id: string;
+  /**
+   * The operation the key was first used on (`POST /v3/customers`); a replay answers only that
+   * operation. Absent in files written before keys were bound to their operation.
+   */
+  operation?: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  expires_at_ms: number;
+}
+
+/**
+ * What an API-side fault does to a matching call, as the partner wrote it (`POST
+ * /v3/sandbox/faults`): answer a status, delay, reset the connection, never answer, or truncate.
+ * Durations are kept as written ("2s", "100ms") and read when the rule acts.
+ */
+export type FaultAction =
+  | { status: 500 | 502 | 503 | 504 | 429; after_processing?: boolean; retry_after?: number }
+  | { delay: string | { min: string; max: string } }
+  | { reset: true; after_processing?: boolean }
+  | { timeout: string; after_processing?: boolean }
+  | { truncate: true };
+
+/** One API-side fault rule of a partner (test-harness configuration, never part of a snapshot). */
+export interface FaultRuleRecord {
+  /** `flt_` + random. */
+  id: string;
+  seq: number;
+  partner_id: string;
+  /** Upper-case HTTP method, or null for any method. */
+  method: string | null;
+  /** A path template of the OpenAPI document below `/v3`, e.g. `/customers/{customer_id}`. */
+  path: string;
+  action: FaultAction;
+  /** Calls it still acts on; null: every matching call (or each with `probability`). */
+  times_left: number | null;
+  /** Chance in (0, 1] that a matching call is faulted; null: always. */
+  probability: number | null;
+  /** Partner-clock time after which it no longer acts, epoch ms; null: never expires. */
+  expires_at_ms: number | null;
+  /** Calls it acted on so far. */
+  applied: number;
+  created_at: string;
+}
