@@ -13,7 +13,6 @@ import { createApp } from './app.js';
 import type { SharedMode } from './cluster/shared-mode.js';
 import { createDeps } from './deps.js';
 import { type DefaultCredential, ensureDefaultPartner } from './domain/default-partner.js';
-import { ApiError } from './domain/errors.js';
 import type { Timings } from './engine/timings.js';
 import { AccessLog, type AccessLogFormat } from './http/access-log.js';
 import {
@@ -30,6 +29,7 @@ import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
+import { closeServer } from './server-shutdown.js';
 import { loadStartSnapshot } from './start-snapshot.js';
 import { openPersistence } from './store/open-persistence.js';
 import { Store } from './store/store.js';
@@ -95,9 +95,6 @@ export interface RunningServer {
   shared: SharedMode | undefined;
   close(): Promise<void>;
 }
-
-/** How long requests still running at shutdown may take before their connections are cut. */
-const CLOSE_GRACE_MS = 1000;
 
 export const consoleLogger: Logger = {
   info: (message) => console.log(message),
@@ -235,54 +232,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url,
     deps,
     shared,
-    close: async () => {
-      deps.engine.stop();
-      const closed = new Promise<void>((resolve, reject) =>
-        server.close((error) => (error ? reject(error) : resolve())),
-      );
-      // Shutdown is bounded (docker stop allows a few seconds): idle keep-alive connections go
-      // now, requests still running get one second to answer, then their sockets are cut. A
-      // request cut off was never acknowledged, so nothing acknowledged is lost.
-      if ('closeIdleConnections' in server) server.closeIdleConnections();
-      const cut = setTimeout(() => {
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      }, CLOSE_GRACE_MS);
-      // The last flush runs however closing went; a failure of either fails the shutdown (exit
-      // non-zero) once the leases and connections are given back.
-      let failure: unknown;
-      try {
-        await Promise.all([closed, deps.webhooks.close()]);
-      } catch (error) {
-        failure = error;
-      }
-      clearTimeout(cut);
-      accessLog?.flush();
-      let lastFlush: unknown;
-      if (shared) {
-        // Shared mode: the last writes first, then the leases given back (survivors take the
-        // partners at once), then the connections closed.
-        await deps.persistence.flush().catch((error: unknown) => {
-          lastFlush = error;
-        });
-        await shared.close();
-      }
-      // Whatever the engine and the last requests wrote is on disk before the process ends
-      // (close flushes what is pending, then releases the journal).
-      await deps.persistence.close().catch((error: unknown) => {
-        lastFlush ??= error;
-      });
-      // Partners another instance took over meanwhile are its to save: not a failure here.
-      if (lastFlush instanceof ApiError && lastFlush.code === 'instance_unavailable') {
-        log.info(`last flush: ${lastFlush.message}`);
-        lastFlush = undefined;
-      }
-      if (lastFlush !== undefined) {
-        const why = lastFlush instanceof Error ? lastFlush.message : String(lastFlush);
-        log.error(`last flush failed; not saved: ${why}`);
-        throw new Error(`the last flush failed, these changes were not saved: ${why}`, { cause: lastFlush });
-      }
-      if (failure !== undefined) throw failure;
-    },
+    close: () => closeServer({ server, deps, shared, accessLog, log }),
   };
   if (options.snapshotFile) {
     try {
