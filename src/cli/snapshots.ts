@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Command } from 'commander';
 import { action, UsageError } from './context.js';
@@ -106,6 +107,8 @@ export function registerSnapshots(program: Command): void {
           return undefined;
         }
         const data = opts.output.endsWith('.gz') ? gzipSync(text) : Buffer.from(text);
+        // A fixtures folder that does not exist yet is made, as `-o fixtures/x.json.gz` suggests.
+        await mkdir(dirname(opts.output), { recursive: true });
         await writeFile(opts.output, data);
         out.result(
           { name, file: opts.output, bytes: data.length },

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
+import { redactValues } from '../../inspector/redact.js';
 import type { IdempotencyRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
@@ -67,7 +69,7 @@ export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
       });
     }
     const partner = c.get('partner');
-    const id = `${partner.id} ${key}`;
+    const id = `${partner.id} ${storedKey(key)}`;
     const operation = `${c.req.method} ${c.req.path}`;
 
     // Wait for a request with this key still in flight; if its answer was not cached (a 5xx),
@@ -146,4 +148,12 @@ function replay(captured: CapturedResponse): Response {
   const res = rebuild(captured);
   res.headers.set('Idempotent-Replayed', 'true');
   return res;
+}
+
+/**
+ * The key as the cache stores it: as sent, unless it looks like a secret (`svc_cs_…`, `whsec_…`),
+ * which then never reaches the `--data` file or the database: only its SHA-256 does.
+ */
+function storedKey(key: string): string {
+  return redactValues(key) === key ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
 }
