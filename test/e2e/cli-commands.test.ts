@@ -1,37 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
+import { describe, expect, it } from 'vitest';
 import { generateCpf } from '../../src/finance/cpf.js';
-import type { RunningServer } from '../../src/server.js';
-import { exitOf, runCli, spawnCli, startTestServer, waitForLine } from '../support/cli.js';
+import { exitOf, partnerEnvOn, runCli, spawnCli, testServerForFile, waitForLine } from '../support/cli.js';
 
 // One sandbox on loopback; each test works in its own partner, made over HTTP (spawns are slow).
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-
-async function partnerEnv(): Promise<Record<string, string>> {
-  const basic = Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64');
-  const auth = await fetch(`${server.url}/v3/auth/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}` },
-  });
-  const { access_token } = (await auth.json()) as { access_token: string };
-  const res = await fetch(`${server.url}/v3/sandbox/partners`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'cli-commands' }),
-  });
-  const partner = (await res.json()) as { client_id: string; client_secret: string };
-  return {
-    CREDIT_SANDBOX_URL: server.url,
-    CREDIT_SANDBOX_CLIENT_ID: partner.client_id,
-    CREDIT_SANDBOX_CLIENT_SECRET: partner.client_secret,
-  };
-}
+const server = testServerForFile();
+const partnerEnv = () => partnerEnvOn(server.url, 'cli-commands');
 
 const json = <T>(text: string) => JSON.parse(text) as T;
 const DAY = 86_400_000;

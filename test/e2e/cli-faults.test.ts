@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
-import type { RunningServer } from '../../src/server.js';
-import { runCli, startTestServer } from '../support/cli.js';
+import { runCli, testServerForFile } from '../support/cli.js';
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = testServerForFile();
 
 const env = () => ({
   CREDIT_SANDBOX_URL: server.url,

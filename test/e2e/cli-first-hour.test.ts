@@ -1,41 +1,14 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { offerTermsFor } from '../../src/domain/credit/offer-terms.js';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
-import type { RunningServer } from '../../src/server.js';
-import { runCli, startTestServer } from '../support/cli.js';
+import { partnerEnvOn, runCli, testServerForFile } from '../support/cli.js';
 
 // What a new user ran into in the first hour (issue 28), each through the spawned CLI against one
 // sandbox on loopback; each test in its own partner.
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-
-async function partnerEnv(): Promise<Record<string, string>> {
-  const basic = Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64');
-  const auth = await fetch(`${server.url}/v3/auth/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}` },
-  });
-  const { access_token } = (await auth.json()) as { access_token: string };
-  const res = await fetch(`${server.url}/v3/sandbox/partners`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'first-hour' }),
-  });
-  const partner = (await res.json()) as { client_id: string; client_secret: string };
-  return {
-    CREDIT_SANDBOX_URL: server.url,
-    CREDIT_SANDBOX_CLIENT_ID: partner.client_id,
-    CREDIT_SANDBOX_CLIENT_SECRET: partner.client_secret,
-  };
-}
+const server = testServerForFile();
+const partnerEnv = () => partnerEnvOn(server.url, 'first-hour');
 
 describe('the first hour with the CLI', () => {
   it('trigger --set amount=5000 --set installments=6 works (the CPF is steered to a tier that takes it)', async () => {

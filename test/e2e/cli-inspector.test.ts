@@ -1,34 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/server.js';
-import { exitOf, runCli, spawnCli, startTestServer, waitForLine } from '../support/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  defaultPartnerCall,
+  exitOf,
+  runCli,
+  spawnCli,
+  testServerForFile,
+  waitForLine,
+} from '../support/cli.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
-let server: RunningServer;
+const server = testServerForFile();
 const receivers: Receiver[] = [];
 const env = () => ({ CREDIT_SANDBOX_URL: server.url });
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
-  await server.close();
 });
 
-async function api(method: string, path: string, body?: unknown): Promise<Response> {
-  const basic = Buffer.from('cid_sandbox_default:svc_cs_test_sandbox_default_secret').toString('base64');
-  const token = (await (
-    await fetch(`${server.url}/v3/auth/token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${basic}` },
-    })
-  ).json()) as { access_token: string };
-  return fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const api = (method: string, path: string, body?: unknown) =>
+  defaultPartnerCall(server.url, method, path, body);
 
 describe('credit-sandbox requests', () => {
   it('lists the 4xx a partner got and shows one by its Request-Id, secrets redacted', async () => {

@@ -1,35 +1,14 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/server.js';
-import { exitOf, spawnCli, startTestServer, waitForLine } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { defaultPartnerCall, exitOf, spawnCli, testServerForFile, waitForLine } from '../support/cli.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
-let server: RunningServer;
+const server = testServerForFile();
 let app: Receiver;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 /** Calls the sandbox as the default partner. */
 async function api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const basic = Buffer.from('cid_sandbox_default:svc_cs_test_sandbox_default_secret').toString('base64');
-  const token = (await (
-    await fetch(`${server.url}/v3/auth/token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${basic}` },
-    })
-  ).json()) as {
-    access_token: string;
-  };
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const res = await defaultPartnerCall(server.url, method, path, body);
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }

@@ -3,8 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
-import { exitOf, runCli, spawnCli, waitForLine } from '../support/cli.js';
+import { defaultToken, exitOf, runCli, spawnCli, waitForLine } from '../support/cli.js';
 
 const started: ReturnType<typeof spawnCli>[] = [];
 afterEach(() => {
@@ -37,14 +36,7 @@ function lineOf(server: Awaited<ReturnType<typeof serve>>, match: (line: string)
     : waitForLine(server.child.stdout as NodeJS.ReadableStream, match);
 }
 
-async function token(url: string): Promise<string> {
-  const basic = Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64');
-  const res = await fetch(`${url}/v3/auth/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}` },
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+const token = defaultToken;
 
 describe('credit-sandbox serve: start-up, access log, shutdown', () => {
   it('a taken port is named with how to pick another, exit 1, no stack trace', async () => {

@@ -5,7 +5,14 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import type { RunningServer } from '../../src/server.js';
-import { exitOf, runCli, spawnCli, startTestServer, waitForLine } from '../support/cli.js';
+import {
+  defaultPartnerCall,
+  exitOf,
+  runCli,
+  spawnCli,
+  startTestServer,
+  waitForLine,
+} from '../support/cli.js';
 
 // Two sandboxes on loopback: the CLI saves, restores, exports from one and imports into the other.
 let source: RunningServer;
@@ -25,18 +32,7 @@ const env = (server: RunningServer) => ({
 
 /** A direct API call (spawning the CLI for the setup would only make the test slower). */
 async function api(server: RunningServer, method: string, path: string, body?: unknown): Promise<unknown> {
-  const basic = Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64');
-  const auth = await fetch(`${server.url}/v3/auth/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}` },
-  });
-  const { access_token } = (await auth.json()) as { access_token: string };
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  return res.json();
+  return (await defaultPartnerCall(server.url, method, path, body)).json();
 }
 
 async function ok(args: string[], server: RunningServer): Promise<string> {

@@ -2,9 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import type { RunningServer } from '../../src/server.js';
-import { exitOf, runCli, spawnCli, startTestServer, waitForLine } from '../support/cli.js';
+import { exitOf, partnerEnvOn, runCli, spawnCli, startTestServer, waitForLine } from '../support/cli.js';
 import { FAILING_SCENARIO, RUNNABLE_SCENARIOS } from '../support/scenarios.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
@@ -26,25 +25,7 @@ afterAll(async () => {
 });
 
 /** A fresh isolated partner's credential, as env for the CLI (made over HTTP: spawns are slow). */
-async function partnerEnv(): Promise<Record<string, string>> {
-  const basic = Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64');
-  const auth = await fetch(`${server.url}/v3/auth/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}` },
-  });
-  const { access_token } = (await auth.json()) as { access_token: string };
-  const res = await fetch(`${server.url}/v3/sandbox/partners`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'cli-test' }),
-  });
-  const partner = (await res.json()) as { client_id: string; client_secret: string };
-  return {
-    ...env,
-    CREDIT_SANDBOX_CLIENT_ID: partner.client_id,
-    CREDIT_SANDBOX_CLIENT_SECRET: partner.client_secret,
-  };
-}
+const partnerEnv = () => partnerEnvOn(server.url, 'cli-test');
 
 interface RunResult {
   scenario: string;

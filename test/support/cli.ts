@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 
@@ -24,6 +25,62 @@ export function startTestServer(scenarioDirs: string[] = []): Promise<RunningSer
     scenarioDirs,
     log: { info: () => {}, error: (message, error) => console.error(message, error) },
   });
+}
+
+/**
+ * One test server for the whole file: started before its tests, closed after them (registered
+ * first, so the file's own `afterAll` hooks run before it closes).
+ */
+export function testServerForFile(scenarioDirs: string[] = []): { readonly url: string } {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(scenarioDirs);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get url() {
+      if (!server) throw new Error('the test server is not started yet (use it inside a test)');
+      return server.url;
+    },
+  };
+}
+
+/** The default partner's access token on the sandbox at `url`. */
+export async function defaultToken(url: string): Promise<string> {
+  const basic = Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64');
+  const auth = await fetch(`${url}/v3/auth/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${basic}` },
+  });
+  return ((await auth.json()) as { access_token: string }).access_token;
+}
+
+/** Calls the sandbox at `url` as the default partner (direct HTTP: a spawned CLI is slower). */
+export async function defaultPartnerCall(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Response> {
+  const token = await defaultToken(url);
+  return fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** A fresh isolated partner named `name` on the sandbox at `url`, as env for the CLI. */
+export async function partnerEnvOn(url: string, name: string): Promise<Record<string, string>> {
+  const res = await defaultPartnerCall(url, 'POST', '/v3/sandbox/partners', { name });
+  const partner = (await res.json()) as { client_id: string; client_secret: string };
+  return {
+    CREDIT_SANDBOX_URL: url,
+    CREDIT_SANDBOX_CLIENT_ID: partner.client_id,
+    CREDIT_SANDBOX_CLIENT_SECRET: partner.client_secret,
+  };
 }
 
 /**

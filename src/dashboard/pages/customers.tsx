@@ -1,12 +1,13 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from 'hono';
 import { normalizeCpf } from '../../finance/cpf.js';
-import { Badge, Empty, Pager, When } from '../components.js';
+import { Badge, Empty, When } from '../components.js';
 import type { DashboardDeps, DashboardEnv } from '../context.js';
 import { render } from '../context.js';
 import { CUSTOMER_STATUSES } from '../counts.js';
 import { cpf, words } from '../format.js';
 import { Layout } from '../layout.js';
+import { ListTable } from '../list-table.js';
 import type { Customer, List } from '../types.js';
 import { customerPage } from './customer.js';
 import { problemPage } from './problem.js';
@@ -52,54 +53,42 @@ export function customerPages(app: Hono<DashboardEnv>, deps: DashboardDeps) {
           </label>
           <button type="submit">Search</button>
         </form>
-        {rows.length === 0 ? (
-          q || status ? (
-            <Empty title="No customer matches.">
-              Check the CPF or external_id, or <a href="/dashboard/customers">clear the search</a>.
-            </Empty>
-          ) : (
-            <Empty title="No customers yet.">
-              Register one with <code>POST /v3/customers</code> (a CPF is enough), or run the{' '}
-              <a href="/dashboard/scenarios">happy-path scenario</a>.
-            </Empty>
-          )
-        ) : (
-          <div class="scroll">
-            <table class="stack" id="customers">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>CPF</th>
-                  <th>external_id</th>
-                  <th>Status</th>
-                  <th>Created (partner clock)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((customer) => (
-                  <tr data-customer={customer.id}>
-                    <td data-label="Name">
-                      <a href={`/dashboard/customers/${customer.id}`}>{customer.name ?? customer.id}</a>
-                    </td>
-                    <td data-label="CPF">{cpf(customer.cpf)}</td>
-                    <td data-label="external_id">{customer.external_id ?? <span class="muted">—</span>}</td>
-                    <td data-label="Status">
-                      <Badge status={customer.status} />
-                    </td>
-                    <td data-label="Created">
-                      <When iso={customer.created_at} nowMs={page.nowMs} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pager
-          base="/dashboard/customers"
-          params={{ q: q || undefined, status }}
-          next={next}
-          first={!after}
+        <ListTable
+          id="customers"
+          rows={rows}
+          row={(customer) => ({ 'data-customer': customer.id })}
+          columns={[
+            {
+              label: 'Name',
+              cell: (customer) => (
+                <a href={`/dashboard/customers/${customer.id}`}>{customer.name ?? customer.id}</a>
+              ),
+            },
+            { label: 'CPF', cell: (customer) => cpf(customer.cpf) },
+            {
+              label: 'external_id',
+              cell: (customer) => customer.external_id ?? <span class="muted">—</span>,
+            },
+            { label: 'Status', cell: (customer) => <Badge status={customer.status} /> },
+            {
+              label: 'Created',
+              head: 'Created (partner clock)',
+              cell: (customer) => <When iso={customer.created_at} nowMs={page.nowMs} />,
+            },
+          ]}
+          empty={
+            q || status ? (
+              <Empty title="No customer matches.">
+                Check the CPF or external_id, or <a href="/dashboard/customers">clear the search</a>.
+              </Empty>
+            ) : (
+              <Empty title="No customers yet.">
+                Register one with <code>POST /v3/customers</code> (a CPF is enough), or run the{' '}
+                <a href="/dashboard/scenarios">happy-path scenario</a>.
+              </Empty>
+            )
+          }
+          pager={{ base: '/dashboard/customers', params: { q: q || undefined, status }, next, first: !after }}
         />
       </Layout>,
     );

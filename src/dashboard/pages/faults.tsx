@@ -12,6 +12,7 @@ import {
   render,
 } from '../context.js';
 import { Layout } from '../layout.js';
+import { Table } from '../list-table.js';
 import { problemPage } from './problem.js';
 
 type FaultRule = z.infer<typeof FaultRuleSchema>;
@@ -56,56 +57,54 @@ export function faultPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
                 tone="danger"
               />
             </p>
-            <div class="scroll">
-              <table class="stack" id="faults">
-                <thead>
-                  <tr>
-                    <th>Rule</th>
-                    <th>Matches</th>
-                    <th>Action</th>
-                    <th>Lasts</th>
-                    <th class="num">Applied</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {rules.map((rule) => (
-                    <tr data-fault-rule={rule.id}>
-                      <td data-label="Rule">
-                        <code>{rule.id}</code>
+            <Table
+              id="faults"
+              rows={rules}
+              row={(rule) => ({ 'data-fault-rule': rule.id })}
+              columns={[
+                {
+                  label: 'Rule',
+                  cell: (rule) => (
+                    <>
+                      <code>{rule.id}</code>
+                      <div class="muted">
+                        added <When iso={rule.created_at} nowMs={page.nowMs} />
+                      </div>
+                    </>
+                  ),
+                },
+                {
+                  label: 'Matches',
+                  cell: (rule) => (
+                    <code>
+                      {rule.match.method ?? 'any'} {rule.match.path}
+                    </code>
+                  ),
+                },
+                { label: 'Action', cell: (rule) => <code>{JSON.stringify(rule.action)}</code> },
+                {
+                  label: 'Lasts',
+                  cell: (rule) => (
+                    <>
+                      {lasting(rule)}
+                      {rule.expires_at ? (
                         <div class="muted">
-                          added <When iso={rule.created_at} nowMs={page.nowMs} />
+                          until <When iso={rule.expires_at} nowMs={page.nowMs} />
                         </div>
-                      </td>
-                      <td data-label="Matches">
-                        <code>
-                          {rule.match.method ?? 'any'} {rule.match.path}
-                        </code>
-                      </td>
-                      <td data-label="Action">
-                        <code>{JSON.stringify(rule.action)}</code>
-                      </td>
-                      <td data-label="Lasts">
-                        {lasting(rule)}
-                        {rule.expires_at ? (
-                          <div class="muted">
-                            until <When iso={rule.expires_at} nowMs={page.nowMs} />
-                          </div>
-                        ) : null}
-                      </td>
-                      <td data-label="Applied" class="num">
-                        {rule.applied}
-                      </td>
-                      <td>
-                        <Action action="/dashboard/faults/delete" label="Delete" csrf={page.csrf}>
-                          <input type="hidden" name="id" value={rule.id} />
-                        </Action>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                      ) : null}
+                    </>
+                  ),
+                },
+                { label: 'Applied', num: true, cell: (rule) => rule.applied },
+                {
+                  cell: (rule) => (
+                    <Action action="/dashboard/faults/delete" label="Delete" csrf={page.csrf}>
+                      <input type="hidden" name="id" value={rule.id} />
+                    </Action>
+                  ),
+                },
+              ]}
+            />
           </>
         )}
         <p class="muted">

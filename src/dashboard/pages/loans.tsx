@@ -1,11 +1,12 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from 'hono';
-import { Badge, Empty, Money, Pager, When } from '../components.js';
+import { Badge, Empty, Money, When } from '../components.js';
 import type { DashboardDeps, DashboardEnv } from '../context.js';
 import { render } from '../context.js';
 import { LOAN_STATUSES, statusCounts } from '../counts.js';
 import { words } from '../format.js';
 import { Layout } from '../layout.js';
+import { ListTable } from '../list-table.js';
 import type { List, Loan } from '../types.js';
 import { loanPage } from './loan.js';
 import { problemPage } from './problem.js';
@@ -39,57 +40,49 @@ export function loanPages(app: Hono<DashboardEnv>, deps: DashboardDeps) {
             </span>
           ))}
         </nav>
-        {rows.length === 0 ? (
-          <Empty title={status ? `No ${words(status)} loans.` : 'No loans yet.'}>
-            A loan starts from an available offer: simulate it (
-            <code>POST /v3/credit-offers/&lt;id&gt;/simulations</code>) and send <code>POST /v3/loans</code>,
-            or run the <a href="/dashboard/scenarios">happy-path scenario</a>.
-          </Empty>
-        ) : (
-          <div class="scroll">
-            <table class="stack" id="loans">
-              <thead>
-                <tr>
-                  <th>Loan</th>
-                  <th>Status</th>
-                  <th class="num">Requested</th>
-                  <th class="num">Installments</th>
-                  <th>Customer</th>
-                  <th>Created (partner clock)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((loan) => (
-                  <tr data-loan={loan.id}>
-                    <td data-label="Loan">
-                      <a href={`/dashboard/loans/${loan.id}`}>{loan.ccb_number ?? loan.id}</a>
-                    </td>
-                    <td data-label="Status">
-                      <Badge status={loan.status} />
-                    </td>
-                    <td data-label="Requested" class="num">
-                      <Money value={loan.requested_amount} />
-                    </td>
-                    <td data-label="Installments" class="num">
-                      {loan.installments} × <Money value={loan.installments_value} />
-                    </td>
-                    <td data-label="Customer">
-                      <a href={`/dashboard/customers/${loan.customer_id}`}>{loan.customer_id}</a>
-                    </td>
-                    <td data-label="Created">
-                      <When iso={loan.created_at} nowMs={page.nowMs} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pager
-          base="/dashboard/loans"
-          params={{ status }}
-          next={result.body.has_more ? rows.at(-1)?.id : undefined}
-          first={!after}
+        <ListTable
+          id="loans"
+          rows={rows}
+          row={(loan) => ({ 'data-loan': loan.id })}
+          columns={[
+            {
+              label: 'Loan',
+              cell: (loan) => <a href={`/dashboard/loans/${loan.id}`}>{loan.ccb_number ?? loan.id}</a>,
+            },
+            { label: 'Status', cell: (loan) => <Badge status={loan.status} /> },
+            { label: 'Requested', num: true, cell: (loan) => <Money value={loan.requested_amount} /> },
+            {
+              label: 'Installments',
+              num: true,
+              cell: (loan) => (
+                <>
+                  {loan.installments} × <Money value={loan.installments_value} />
+                </>
+              ),
+            },
+            {
+              label: 'Customer',
+              cell: (loan) => <a href={`/dashboard/customers/${loan.customer_id}`}>{loan.customer_id}</a>,
+            },
+            {
+              label: 'Created',
+              head: 'Created (partner clock)',
+              cell: (loan) => <When iso={loan.created_at} nowMs={page.nowMs} />,
+            },
+          ]}
+          empty={
+            <Empty title={status ? `No ${words(status)} loans.` : 'No loans yet.'}>
+              A loan starts from an available offer: simulate it (
+              <code>POST /v3/credit-offers/&lt;id&gt;/simulations</code>) and send <code>POST /v3/loans</code>
+              , or run the <a href="/dashboard/scenarios">happy-path scenario</a>.
+            </Empty>
+          }
+          pager={{
+            base: '/dashboard/loans',
+            params: { status },
+            next: result.body.has_more ? rows.at(-1)?.id : undefined,
+            first: !after,
+          }}
         />
       </Layout>,
     );

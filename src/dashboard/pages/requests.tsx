@@ -2,9 +2,10 @@
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 import type { RequestLogEntrySchema } from '../../api/schemas/requests.js';
-import { Empty, Json, Pager, When } from '../components.js';
+import { Empty, Json, When } from '../components.js';
 import { type DashboardDeps, type DashboardEnv, render } from '../context.js';
 import { Layout } from '../layout.js';
+import { ListTable } from '../list-table.js';
 import type { List } from '../types.js';
 import { problemPage } from './problem.js';
 
@@ -71,66 +72,58 @@ export function requestPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
           </label>
           <button type="submit">Filter</button>
         </form>
-        {rows.length === 0 ? (
-          <Empty title={status || method || path ? 'No request matches.' : 'No requests yet.'}>
-            Every authenticated API request of this partner is kept here (the last 1,000 by default), with its
-            bodies and secrets redacted. Send one, e.g. <code>GET /v3/customers</code>.
-          </Empty>
-        ) : (
-          <div class="scroll">
-            <table class="stack" id="requests">
-              <thead>
-                <tr>
-                  <th>When (partner clock)</th>
-                  <th>Request</th>
-                  <th>Status</th>
-                  <th class="num">Duration</th>
-                  <th>Idempotency-Key</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr data-request={r.id}>
-                    <td data-label="When">
-                      <When iso={r.created_at} nowMs={page.nowMs} />
-                    </td>
-                    <td data-label="Request">
-                      <a href={`/dashboard/requests/${r.id}`}>
-                        <code>
-                          {r.method} {r.path}
-                          {r.query ? `?${r.query}` : ''}
-                        </code>
-                      </a>
-                      {r.error_code ? <div class="muted">{r.error_code}</div> : null}
-                      {r.fault ? <FaultNote fault={r.fault} /> : null}
-                    </td>
-                    <td data-label="Status">
-                      <StatusCode status={r.status} />
-                    </td>
-                    <td data-label="Duration" class="num">
-                      {r.duration_ms.toFixed(1)} ms
-                    </td>
-                    <td data-label="Idempotency-Key">
-                      {r.idempotency_key ? (
-                        <>
-                          <code>{r.idempotency_key}</code>
-                          {r.idempotent_replayed ? <span class="muted"> · replayed</span> : null}
-                        </>
-                      ) : (
-                        <span class="muted">—</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pager
-          base="/dashboard/requests"
-          params={{ status, method, path }}
-          next={result.body.has_more ? rows.at(-1)?.id : undefined}
-          first={!after}
+        <ListTable
+          id="requests"
+          rows={rows}
+          row={(r) => ({ 'data-request': r.id })}
+          columns={[
+            {
+              label: 'When',
+              head: 'When (partner clock)',
+              cell: (r) => <When iso={r.created_at} nowMs={page.nowMs} />,
+            },
+            {
+              label: 'Request',
+              cell: (r) => (
+                <>
+                  <a href={`/dashboard/requests/${r.id}`}>
+                    <code>
+                      {r.method} {r.path}
+                      {r.query ? `?${r.query}` : ''}
+                    </code>
+                  </a>
+                  {r.error_code ? <div class="muted">{r.error_code}</div> : null}
+                  {r.fault ? <FaultNote fault={r.fault} /> : null}
+                </>
+              ),
+            },
+            { label: 'Status', cell: (r) => <StatusCode status={r.status} /> },
+            { label: 'Duration', num: true, cell: (r) => `${r.duration_ms.toFixed(1)} ms` },
+            {
+              label: 'Idempotency-Key',
+              cell: (r) =>
+                r.idempotency_key ? (
+                  <>
+                    <code>{r.idempotency_key}</code>
+                    {r.idempotent_replayed ? <span class="muted"> · replayed</span> : null}
+                  </>
+                ) : (
+                  <span class="muted">—</span>
+                ),
+            },
+          ]}
+          empty={
+            <Empty title={status || method || path ? 'No request matches.' : 'No requests yet.'}>
+              Every authenticated API request of this partner is kept here (the last 1,000 by default), with
+              its bodies and secrets redacted. Send one, e.g. <code>GET /v3/customers</code>.
+            </Empty>
+          }
+          pager={{
+            base: '/dashboard/requests',
+            params: { status, method, path },
+            next: result.body.has_more ? rows.at(-1)?.id : undefined,
+            first: !after,
+          }}
         />
       </Layout>,
     );

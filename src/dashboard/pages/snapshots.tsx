@@ -4,6 +4,7 @@ import { Action, Csrf, Empty } from '../components.js';
 import { afterAction, type DashboardDeps, type DashboardEnv, field, render } from '../context.js';
 import { utc } from '../format.js';
 import { Layout } from '../layout.js';
+import { ListTable } from '../list-table.js';
 
 interface Snapshot {
   name: string;
@@ -55,52 +56,46 @@ export function snapshotPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
             snapshots of 16 MiB each.
           </p>
         </section>
-        {list.length === 0 ? (
-          <Empty title="No snapshots yet.">
-            Save one above, or with <code>POST /v3/sandbox/snapshots</code> or{' '}
-            <code>credit-sandbox snapshot save &lt;name&gt;</code>.
-          </Empty>
-        ) : (
-          <div class="scroll">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Saved at (partner clock)</th>
-                  <th>Holds</th>
-                  <th>Size</th>
-                  <th>Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((snapshot) => (
-                  <tr data-snapshot={snapshot.name}>
-                    <td>
-                      <code>{snapshot.name}</code>
-                    </td>
-                    <td>
-                      {utc(snapshot.saved_at)} {snapshot.clock.frozen ? '(frozen)' : '(running)'}
-                    </td>
-                    <td>
-                      {SHOWN.filter((table) => (snapshot.counts[table] ?? 0) > 0)
-                        .map((table) => `${snapshot.counts[table]} ${table.replace(/_/g, ' ')}`)
-                        .join(', ') || 'nothing'}
-                    </td>
-                    <td>{sizeOf(snapshot.bytes)}</td>
-                    <td>
-                      <Action
-                        action={`/dashboard/snapshots/${snapshot.name}/restore`}
-                        label="Restore"
-                        csrf={page.csrf}
-                        tone="primary"
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          rows={list}
+          row={(snapshot) => ({ 'data-snapshot': snapshot.name })}
+          columns={[
+            { head: 'Name', cell: (snapshot) => <code>{snapshot.name}</code> },
+            {
+              head: 'Saved at (partner clock)',
+              cell: (snapshot) => (
+                <>
+                  {utc(snapshot.saved_at)} {snapshot.clock.frozen ? '(frozen)' : '(running)'}
+                </>
+              ),
+            },
+            {
+              head: 'Holds',
+              cell: (snapshot) =>
+                SHOWN.filter((table) => (snapshot.counts[table] ?? 0) > 0)
+                  .map((table) => `${snapshot.counts[table]} ${table.replace(/_/g, ' ')}`)
+                  .join(', ') || 'nothing',
+            },
+            { head: 'Size', cell: (snapshot) => sizeOf(snapshot.bytes) },
+            {
+              head: 'Actions',
+              cell: (snapshot) => (
+                <Action
+                  action={`/dashboard/snapshots/${snapshot.name}/restore`}
+                  label="Restore"
+                  csrf={page.csrf}
+                  tone="primary"
+                />
+              ),
+            },
+          ]}
+          empty={
+            <Empty title="No snapshots yet.">
+              Save one above, or with <code>POST /v3/sandbox/snapshots</code> or{' '}
+              <code>credit-sandbox snapshot save &lt;name&gt;</code>.
+            </Empty>
+          }
+        />
       </Layout>,
     );
   });

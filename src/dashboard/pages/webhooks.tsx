@@ -1,9 +1,10 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from 'hono';
-import { Badge, Empty, Pager, When } from '../components.js';
+import { Badge, Empty, When } from '../components.js';
 import { type DashboardDeps, type DashboardEnv, render } from '../context.js';
 import { utc } from '../format.js';
 import { Layout } from '../layout.js';
+import { ListTable } from '../list-table.js';
 import type { Chaos, Delivery, List, WebhookEndpoint } from '../types.js';
 import { problemPage } from './problem.js';
 import { AddEndpointForm, RotateSecret, webhookEndpointActions } from './webhook-endpoint-actions.js';
@@ -113,56 +114,41 @@ export function webhookPages(app: Hono<DashboardEnv>, deps: DashboardDeps) {
       <Layout title="Webhooks" section="webhooks" ctx={page}>
         <h2>Endpoints</h2>
         <AddEndpointForm csrf={page.csrf} />
-        {endpoints.body.data.length === 0 ? (
-          <Empty title="No webhook endpoints.">
-            Add one above (or with <code>POST /v3/webhooks/endpoints</code>), or listen locally with{' '}
-            <code>npx credit-sandbox listen</code>; every event is then delivered and shows up below.
-          </Empty>
-        ) : (
-          <div class="scroll">
-            <table class="stack" id="endpoints">
-              <thead>
-                <tr>
-                  <th>Endpoint</th>
-                  <th>URL</th>
-                  <th>Events</th>
-                  <th>Status</th>
-                  <th>Chaos</th>
-                  <th>Created (partner clock)</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {endpoints.body.data.map((endpoint) => (
-                  <tr data-endpoint={endpoint.id}>
-                    <td data-label="Endpoint">
-                      <a href={`/dashboard/webhooks?endpoint_id=${endpoint.id}`}>{endpoint.id}</a>
-                      {endpoint.description ? <div class="muted">{endpoint.description}</div> : null}
-                    </td>
-                    <td data-label="URL">
-                      <code>{endpoint.url}</code>
-                    </td>
-                    <td data-label="Events">
-                      {endpoint.events.length === 0 ? '*' : endpoint.events.join(', ')}
-                    </td>
-                    <td data-label="Status">
-                      <Badge status={endpoint.status} />
-                    </td>
-                    <td data-label="Chaos">
-                      <ChaosSettings chaos={chaos.get(endpoint.id)} />
-                    </td>
-                    <td data-label="Created">
-                      <When iso={endpoint.created_at} nowMs={page.nowMs} />
-                    </td>
-                    <td>
-                      <RotateSecret endpointId={endpoint.id} csrf={page.csrf} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          id="endpoints"
+          rows={endpoints.body.data}
+          row={(endpoint) => ({ 'data-endpoint': endpoint.id })}
+          columns={[
+            {
+              label: 'Endpoint',
+              cell: (endpoint) => (
+                <>
+                  <a href={`/dashboard/webhooks?endpoint_id=${endpoint.id}`}>{endpoint.id}</a>
+                  {endpoint.description ? <div class="muted">{endpoint.description}</div> : null}
+                </>
+              ),
+            },
+            { label: 'URL', cell: (endpoint) => <code>{endpoint.url}</code> },
+            {
+              label: 'Events',
+              cell: (endpoint) => (endpoint.events.length === 0 ? '*' : endpoint.events.join(', ')),
+            },
+            { label: 'Status', cell: (endpoint) => <Badge status={endpoint.status} /> },
+            { label: 'Chaos', cell: (endpoint) => <ChaosSettings chaos={chaos.get(endpoint.id)} /> },
+            {
+              label: 'Created',
+              head: 'Created (partner clock)',
+              cell: (endpoint) => <When iso={endpoint.created_at} nowMs={page.nowMs} />,
+            },
+            { cell: (endpoint) => <RotateSecret endpointId={endpoint.id} csrf={page.csrf} /> },
+          ]}
+          empty={
+            <Empty title="No webhook endpoints.">
+              Add one above (or with <code>POST /v3/webhooks/endpoints</code>), or listen locally with{' '}
+              <code>npx credit-sandbox listen</code>; every event is then delivered and shows up below.
+            </Empty>
+          }
+        />
         <h2>Deliveries</h2>
         <form class="inline" method="get" action="/dashboard/webhooks">
           {endpointId ? <input type="hidden" name="endpoint_id" value={endpointId} /> : null}
@@ -180,52 +166,49 @@ export function webhookPages(app: Hono<DashboardEnv>, deps: DashboardDeps) {
           <button type="submit">Filter</button>
           {endpointId ? <a href="/dashboard/webhooks">All endpoints</a> : null}
         </form>
-        {rows.length === 0 ? (
-          <Empty title="No deliveries.">
-            Deliveries appear when an event matches an active endpoint. Trigger one by moving something, e.g.
-            advance the clock on the <a href="/dashboard">Overview</a>.
-          </Empty>
-        ) : (
-          <div class="scroll">
-            <table class="stack" id="deliveries">
-              <thead>
-                <tr>
-                  <th>Event</th>
-                  <th>Endpoint</th>
-                  <th>Status</th>
-                  <th>Attempts (partner clock → receiver answer, real duration)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((delivery) => (
-                  <tr data-delivery={delivery.id} data-status={delivery.status}>
-                    <td data-label="Event">
-                      <code>{delivery.event_type}</code>
-                      <div class="muted">
-                        {delivery.event_id}
-                        {delivery.trigger === 'redeliver' ? ' · redelivery' : ''}
-                        {delivery.trigger === 'duplicate' ? ' · duplicate sent by chaos' : ''}
-                      </div>
-                    </td>
-                    <td data-label="Endpoint">{delivery.endpoint_id}</td>
-                    <td data-label="Status">
-                      <Badge status={delivery.status} />
-                    </td>
-                    <td data-label="Attempts">
-                      <ChaosActs delivery={delivery} />
-                      <Attempts delivery={delivery} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pager
-          base="/dashboard/webhooks"
-          params={{ status, endpoint_id: endpointId }}
-          next={deliveries.body.has_more ? rows.at(-1)?.id : undefined}
-          first={!after}
+        <ListTable
+          id="deliveries"
+          rows={rows}
+          row={(delivery) => ({ 'data-delivery': delivery.id, 'data-status': delivery.status })}
+          columns={[
+            {
+              label: 'Event',
+              cell: (delivery) => (
+                <>
+                  <code>{delivery.event_type}</code>
+                  <div class="muted">
+                    {delivery.event_id}
+                    {delivery.trigger === 'redeliver' ? ' · redelivery' : ''}
+                    {delivery.trigger === 'duplicate' ? ' · duplicate sent by chaos' : ''}
+                  </div>
+                </>
+              ),
+            },
+            { label: 'Endpoint', cell: (delivery) => delivery.endpoint_id },
+            { label: 'Status', cell: (delivery) => <Badge status={delivery.status} /> },
+            {
+              label: 'Attempts',
+              head: 'Attempts (partner clock → receiver answer, real duration)',
+              cell: (delivery) => (
+                <>
+                  <ChaosActs delivery={delivery} />
+                  <Attempts delivery={delivery} />
+                </>
+              ),
+            },
+          ]}
+          empty={
+            <Empty title="No deliveries.">
+              Deliveries appear when an event matches an active endpoint. Trigger one by moving something,
+              e.g. advance the clock on the <a href="/dashboard">Overview</a>.
+            </Empty>
+          }
+          pager={{
+            base: '/dashboard/webhooks',
+            params: { status, endpoint_id: endpointId },
+            next: deliveries.body.has_more ? rows.at(-1)?.id : undefined,
+            first: !after,
+          }}
         />
       </Layout>,
     );
