@@ -20,6 +20,15 @@ async function send(path, init = {}) {
   for (let attempt = 0; ; attempt++) {
     try {
       const res = await fetch(`${base}${path}`, init);
+      // 429: the partner's rate limit (100 a second by default) says nothing of the write or the
+      // row asked for; wait as it says and ask again, as a well-behaved client does.
+      if (res.status === 429) {
+        await res.arrayBuffer();
+        const wait = Number(res.headers.get('retry-after') ?? '1');
+        await new Promise((resolve) => setTimeout(resolve, Math.max(1, wait) * 1000));
+        if (attempt > 300) throw new Error(`rate limited for good: ${path}`);
+        continue;
+      }
       if (res.status !== 502 && res.status !== 503 && res.status !== 504) return res;
       await res.arrayBuffer();
     } catch {}
