@@ -7,10 +7,9 @@ import type { AccessLog } from './access-log.js';
 import type { AppDeps } from './deps.js';
 import { headerValue } from './node-fast-path.js';
 import { sharedRateLimiter } from './rate-limiter.js';
+import { requestLogFlusher } from './request-log-flush.js';
 import { tokenCache } from './token-cache.js';
 
-/** How soon after a read its request-log entry is persisted, at the latest (as the middleware). */
-const LOG_FLUSH_MS = 1000;
 const CUSTOMER_PREFIX = '/v3/customers/';
 const CLOCK_PATH = '/v3/sandbox/clock';
 
@@ -42,17 +41,7 @@ export function hotReads(deps: AppDeps, accessLog: AccessLog | undefined): HotRe
   // A customer's JSON per row version (rows are immutable: an update is a new object).
   const customerJson = new WeakMap<CustomerRecord, string>();
 
-  let flushTimer: NodeJS.Timeout | undefined;
-  const flushSoon = () => {
-    if (flushTimer) return;
-    flushTimer = setTimeout(() => {
-      flushTimer = undefined;
-      deps.persistence
-        .flush()
-        .catch((error: unknown) => deps.log.error('persisting the request log failed', error));
-    }, LOG_FLUSH_MS);
-    flushTimer.unref();
-  };
+  const flushSoon = requestLogFlusher(deps);
 
   return (req, res) => {
     if (req.method !== 'GET') return false;

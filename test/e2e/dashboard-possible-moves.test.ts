@@ -3,31 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import { activeCustomer, advanceClock, createLoan, offersOf, simulate, TIER_CPF } from '../support/credit.js';
 import { type CustomerBody, createCustomer, upload } from '../support/customers.js';
+import { signIn } from '../support/dashboard-session.js';
 import { createTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 // Issue 28, item 6: the dashboard offers only the moves the API would take, and the Webhooks page
 // can add an endpoint and rotate its secret.
-
-async function signIn(sb: TestSandbox): Promise<{ cookie: string; csrf: string }> {
-  const form = await sb.app.request('/dashboard/sign-in');
-  const nonce = (form.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
-  const res = await sb.app.request('/dashboard/sign-in', {
-    method: 'POST',
-    headers: { cookie: nonce, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      _csrf: token,
-      client_id: DEFAULT_CLIENT_ID,
-      client_secret: DEFAULT_CLIENT_SECRET,
-    }).toString(),
-  });
-  const cookie = (
-    res.headers.getSetCookie().find((c) => c.startsWith('credit_sandbox_session=')) ?? ''
-  ).split(';')[0] as string;
-  const home = await sb.app.request('/dashboard', { headers: { cookie } });
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await home.text())?.[1] ?? '';
-  return { cookie, csrf };
-}
 
 const page = async (sb: TestSandbox, path: string, cookie: string) =>
   (await sb.app.request(path, { headers: { cookie } })).text();

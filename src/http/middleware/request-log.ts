@@ -14,12 +14,11 @@ import {
   responseHeader,
   responseText,
 } from '../node-fast-path.js';
+import { requestLogFlusher } from '../request-log-flush.js';
 import type { InProcessBindings } from '../self-fetch.js';
 
 /** Paths whose responses are not kept: they quote the log itself, which would nest without end. */
 const SELF_PREFIX = '/v3/sandbox/requests';
-/** How soon after a read its log entry is written, at the latest (writes flush anyway). */
-const LOG_FLUSH_MS = 1000;
 
 /**
  * Gives every /v3 request its `Request-Id` and, once the partner is known, records the exchange in
@@ -34,19 +33,7 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const elapsed = () => performance.now();
   const nextId = deps.requestIds ?? deps.ids;
 
-  // Reads write nothing else, so a read-only stretch would never flush the log (and its pending
-  // change set would only grow): flush in the background, at most once a second.
-  let flushTimer: NodeJS.Timeout | undefined;
-  const flushSoon = () => {
-    if (flushTimer) return;
-    flushTimer = setTimeout(() => {
-      flushTimer = undefined;
-      deps.persistence
-        .flush()
-        .catch((error: unknown) => deps.log.error('persisting the request log failed', error));
-    }, LOG_FLUSH_MS);
-    flushTimer.unref();
-  };
+  const flushSoon = requestLogFlusher(deps);
 
   return async (c, next) => {
     const requestId = nextId('req_');
