@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import { activeCustomer, advanceClock, createLoan, offersOf, simulate, TIER_CPF } from '../support/credit.js';
 import { type CustomerBody, createCustomer, upload } from '../support/customers.js';
 import { signIn } from '../support/dashboard-session.js';
