@@ -26,6 +26,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export class Scheduler {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Real ms at which each armed timer fires. */
+  private readonly firesAt = new Map<string, number>();
   private readonly running = new Set<string>();
   private stopped = false;
 
@@ -40,7 +42,7 @@ export class Scheduler {
       due_at_ms: dueAtMs,
       payload,
     });
-    if (!this.running.has(partnerId)) this.arm(partnerId);
+    if (!this.running.has(partnerId)) this.armFor(partnerId, dueAtMs);
     return job;
   }
 
@@ -89,6 +91,7 @@ export class Scheduler {
     const existing = this.timers.get(partnerId);
     if (existing) clearTimeout(existing);
     this.timers.delete(partnerId);
+    this.firesAt.delete(partnerId);
     if (this.stopped) return;
     const partner = this.deps.store.partners.get(partnerId);
     const next = this.deps.store.jobsByPartner.peek(partnerId);
@@ -96,9 +99,29 @@ export class Scheduler {
     const now = clockReading(partner.clock, this.deps.realNow());
     const wait = next.due_at_ms - now;
     if (partner.clock.frozen_at_ms !== null && wait > 0) return;
-    const timer = setTimeout(() => this.wake(partnerId), Math.min(Math.max(wait, 0), MAX_TIMER_MS));
+    const delay = Math.min(Math.max(wait, 0), MAX_TIMER_MS);
+    const timer = setTimeout(() => this.wake(partnerId), delay);
     timer.unref();
     this.timers.set(partnerId, timer);
+    this.firesAt.set(partnerId, this.deps.realNow() + delay);
+  }
+
+  /**
+   * A new job: the armed timer stays when it fires no later than the job needs. Re-arming on
+   * every new job pushed a due job back by a timer tick each time, so a stream of events closer
+   * together than a tick (a burst of API calls) kept every delivery waiting until it stopped.
+   */
+  private armFor(partnerId: string, dueAtMs: number): void {
+    const firesAt = this.firesAt.get(partnerId);
+    const partner = this.deps.store.partners.get(partnerId);
+    if (firesAt !== undefined && partner && !this.stopped) {
+      const realNow = this.deps.realNow();
+      const wait = dueAtMs - clockReading(partner.clock, realNow);
+      // A frozen clock never wakes for a job in its future; a running one wakes at its due time.
+      if (partner.clock.frozen_at_ms !== null && wait > 0) return;
+      if (firesAt <= realNow + Math.max(wait, 0)) return;
+    }
+    this.arm(partnerId);
   }
 
   /** Arms every partner (after a restart). */
@@ -111,10 +134,12 @@ export class Scheduler {
     this.stopped = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    this.firesAt.clear();
   }
 
   private wake(partnerId: string): void {
     this.timers.delete(partnerId);
+    this.firesAt.delete(partnerId);
     const partner = this.deps.store.partners.get(partnerId);
     if (!partner) return;
     if (this.runDue(partnerId, clockReading(partner.clock, this.deps.realNow())) > 0) this.deps.afterWake();
