@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { customerView } from '../domain/customers/customer-view.js';
 import { redactAuthorization } from '../inspector/redact.js';
 import { appendRequest, DEFAULT_REQUEST_LOG_SIZE } from '../inspector/request-log.js';
-import type { CustomerRecord } from '../store/records.js';
+import type { CustomerRecord, PartnerRecord } from '../store/records.js';
 import type { AccessLog } from './access-log.js';
 import type { AppDeps } from './deps.js';
 import { headerValue } from './node-fast-path.js';
@@ -40,6 +40,11 @@ export function hotReads(deps: AppDeps, accessLog: AccessLog | undefined): HotRe
   const rateLimitText = String(rate);
   // A customer's JSON per row version (rows are immutable: an update is a new object).
   const customerJson = new WeakMap<CustomerRecord, string>();
+  // The clock's JSON (Engine.clockView's shape) for the last partner row and clock reading: a
+  // frozen clock answers the same text until its row changes, a running one within a millisecond.
+  let clockRow: PartnerRecord | undefined;
+  let clockMs = Number.NaN;
+  let clockJson = '';
 
   const flushSoon = requestLogFlusher(deps);
 
@@ -64,7 +69,13 @@ export function hotReads(deps: AppDeps, accessLog: AccessLog | undefined): HotRe
     if (nowMs >= subject.exp * 1000) return false;
     let body: string;
     if (customerId === undefined) {
-      body = JSON.stringify(deps.engine.clockView(partner.id));
+      if (partner !== clockRow || nowMs !== clockMs) {
+        const frozen = partner.clock.frozen_at_ms !== null;
+        clockJson = JSON.stringify({ now: new Date(nowMs).toISOString(), frozen });
+        clockRow = partner;
+        clockMs = nowMs;
+      }
+      body = clockJson;
     } else {
       const row = deps.store.customers.get(customerId);
       if (!row || row.partner_id !== partner.id) return false;

@@ -182,4 +182,24 @@ describe('hot reads', () => {
     expect(JSON.parse(faulted.text)).toMatchObject({ code: 'service_unavailable' });
     expect((await get(path, headers)).status).toBe(200);
   });
+  it('answer the clock as it is now: the cached text follows an advance, a resume and a freeze', async () => {
+    const { headers, deps } = await start();
+    const partnerId = [...deps.store.partners.values()][0]?.id ?? '';
+    const clock = async () =>
+      JSON.parse((await get('/v3/sandbox/clock', headers)).text) as { now: string; frozen: boolean };
+    const first = await clock();
+    expect(first.frozen).toBe(true);
+    expect(await clock()).toEqual(first);
+    deps.engine.advance(partnerId, Date.parse(first.now) + 60_000);
+    const advanced = await clock();
+    expect(advanced).toEqual({ now: new Date(Date.parse(first.now) + 60_000).toISOString(), frozen: true });
+    expect(advanced).toEqual(JSON.parse((await get('/v3/sandbox/clock/', headers)).text));
+    deps.engine.resume(partnerId);
+    const running = await clock();
+    expect(running.frozen).toBe(false);
+    expect(Date.parse(running.now)).toBeGreaterThanOrEqual(Date.parse(advanced.now));
+    deps.engine.freeze(partnerId);
+    const frozen = await clock();
+    expect(frozen).toEqual({ now: deps.engine.clockView(partnerId).now, frozen: true });
+  });
 });
