@@ -1,12 +1,18 @@
-import { Agent, type FormData, request } from 'undici';
+import type { Agent, FormData, request } from 'undici';
 
 /**
  * This package's own undici connection pool. Without it `request` takes the process-wide global
  * dispatcher, which on Node 24 is Node's bundled undici: it does not take this package's FormData,
  * and every `trigger` upload failed with UND_ERR_SOCKET ("other side closed") — found by CI's Node
- * 24 run. One Agent for the whole CLI process.
+ * 24 run. One Agent for the whole CLI process, made on the first request: undici is loaded only
+ * then, so `--help`, usage errors and `serve` do not pay for it.
  */
-const dispatcher = new Agent();
+let undici: Promise<{ request: typeof request; dispatcher: Agent }> | undefined;
+const loadUndici = () =>
+  (undici ??= import('undici').then((module) => ({
+    request: module.request,
+    dispatcher: new module.Agent(),
+  })));
 
 /** An answer of the sandbox API. */
 export interface ApiResponse<T = unknown> {
@@ -140,6 +146,7 @@ export class SandboxClient {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
+    const { request, dispatcher } = await loadUndici();
     let res: Awaited<ReturnType<typeof request>>;
     try {
       res = await request(url, { method: method as 'GET', headers, body, dispatcher });
