@@ -98,6 +98,7 @@ for (const file of docFiles(ROOT)) {
               CREDIT_SANDBOX_CLIENT_SECRET: '',
               DEFAULT_ID: DEFAULT_CLIENT_ID,
               DEFAULT_SECRET: DEFAULT_CLIENT_SECRET,
+              DEFAULT_TOKEN: token,
               CLI_MAIN: MAIN,
             },
             mkdtempSync(join(tmpdir(), 'docs-test-')),
