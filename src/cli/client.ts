@@ -184,8 +184,10 @@ export class SandboxClient {
     } catch (error) {
       const code = (error as { code?: string }).code ?? (error as Error).message;
       if (url.protocol === 'https:' && /SSL|TLS|EPROTO/i.test(`${code} ${(error as Error).message}`)) {
+        // node:https says EPROTO; OpenSSL's reason ("wrong version number") is in the message.
+        const reason = /SSL routines:[^:]*:([^:]+)/.exec((error as Error).message)?.[1];
         throw new UnreachableError(
-          `${this.baseUrl} did not answer TLS (${code}): the sandbox speaks plain http. Use ${this.baseUrl.replace(/^https:/, 'http:')} instead.`,
+          `${this.baseUrl} did not answer TLS (${code}${reason ? `: ${reason}` : ''}): the sandbox speaks plain http. Use ${this.baseUrl.replace(/^https:/, 'http:')} instead.`,
         );
       }
       throw new UnreachableError(
