@@ -10,7 +10,7 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --ignore-scripts \
-  && find dist \( -name '*.map' -o -name '*.d.ts' \) -delete \
+  && find dist \( -name '*.map' -o -name '*.d.ts' -o -name .tsbuildinfo \) -delete \
   && find node_modules -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.cts' -o -name '*.d.mts' \) -delete \
   && find node_modules -depth -type d -empty -delete
 

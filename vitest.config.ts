@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,6 +9,11 @@ export default defineConfig({
     // Compiles src/ once so that spawned CLIs skip the tsx loader (see the file).
     globalSetup: ['test/support/cli-build.ts'],
     pool: 'threads',
+    // Much of the suite waits on processes it spawned (CLIs, servers, bash running the docs'
+    // blocks) rather than computing in the worker; vitest's default of cores - 1 workers (a single
+    // one on a 2-core machine) ran those waits one file at a time. One worker more than cores keeps
+    // the CPUs busy.
+    maxWorkers: availableParallelism() + 1,
     // Fails a test when a webhook it received does not match the OpenAPI `webhooks` schema.
     setupFiles: ['test/support/setup-webhook-schema.ts'],
     // One module graph per worker instead of one per file: importing the app again for each of

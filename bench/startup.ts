@@ -1,7 +1,7 @@
 // Start-up to the first 200 on /healthz: `node dist/cli/main.js serve` (the Docker image's command)
 // spawned, /healthz polled every 5 ms; reports the wall time and the process's CPU time (user +
 // system, from /proc: less moved by other processes' load than the wall time) at that moment.
-// Alternates between this checkout and ROOT_BEFORE (another checkout with its own dist/), if set.
+// Alternates between this checkout and ROOT_BEFORE (other checkouts with their own dist/), if set.
 // `npx tsx bench/startup.ts` (env RUNS, default 5).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -51,7 +51,10 @@ async function once(root: string): Promise<{ wallMs: number; cpuMs: number }> {
 
 buildDist();
 const roots: [string, string][] = [['this checkout', fileURLToPath(new URL('..', import.meta.url))]];
-if (process.env.ROOT_BEFORE) roots.unshift(['before', process.env.ROOT_BEFORE]);
+// ROOT_BEFORE may list several checkouts, comma-separated (e.g. wave 1's and main's): each is a row.
+for (const root of (process.env.ROOT_BEFORE ?? '').split(',').filter(Boolean).reverse()) {
+  roots.unshift([`before: ${root}`, root]);
+}
 const results = roots.map(() => [] as { wallMs: number; cpuMs: number }[]);
 for (let run = 0; run < RUNS; run++) {
   for (const [i, [, root]] of roots.entries()) results[i]?.push(await once(root));

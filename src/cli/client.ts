@@ -1,12 +1,47 @@
-import { Agent, type FormData, request } from 'undici';
+import { Agent, type IncomingHttpHeaders, type RequestOptions, request } from 'node:http';
 
 /**
- * This package's own undici connection pool. Without it `request` takes the process-wide global
- * dispatcher, which on Node 24 is Node's bundled undici: it does not take this package's FormData,
- * and every `trigger` upload failed with UND_ERR_SOCKET ("other side closed") — found by CI's Node
- * 24 run. One Agent for the whole CLI process.
+ * The CLI talks HTTP through `node:http`, which every Node process has loaded already: the undici
+ * package it used before cost ~200 ms of CPU to load, more than the rest of a command's start.
+ * One keep-alive pool for the whole CLI process (the token request and the call share a socket;
+ * `action` exits the process when the command is done).
  */
-const dispatcher = new Agent();
+const agent = new Agent({ keepAlive: true });
+
+interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/** One request, the whole answer read as UTF-8 text. */
+async function exchange(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+): Promise<RawAnswer> {
+  const secure = url.protocol === 'https:';
+  const send = secure ? (await import('node:https')).request : request;
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  const options: RequestOptions = { method, headers, ...(secure ? {} : { agent }) };
+  return new Promise((resolve, reject) => {
+    const req = send(url, options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('error', reject);
+      res.once('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
+}
 
 /** An answer of the sandbox API. */
 export interface ApiResponse<T = unknown> {
@@ -57,6 +92,7 @@ export class CredentialError extends ApiCallError {
 
 export interface CallOptions {
   body?: unknown;
+  /** A multipart form (documents), encoded by the platform's `Response`. */
   form?: FormData;
   /** A body sent as is (e.g. a snapshot file), with its content type. */
   raw?: { data: Uint8Array; contentType: string };
@@ -67,7 +103,7 @@ export interface CallOptions {
 }
 
 /**
- * A small client of a running sandbox over HTTP (undici). It gets an access token with the
+ * A small client of a running sandbox over HTTP. It gets an access token with the
  * client credentials and gets a new one when a request answers 401 — advancing the partner clock
  * past an hour expires tokens, exactly as the real tokens expire.
  */
@@ -130,9 +166,11 @@ export class SandboxClient {
     }
     const headers: Record<string, string> = { ...options.headers, ...extraHeaders };
     if (token) headers.authorization = `Bearer ${token}`;
-    let body: string | FormData | Uint8Array | undefined;
+    let body: string | Uint8Array | undefined;
     if (options.form) {
-      body = options.form;
+      const encoded = new Response(options.form);
+      body = new Uint8Array(await encoded.arrayBuffer());
+      headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
     } else if (options.raw) {
       body = options.raw.data;
       headers['content-type'] = options.raw.contentType;
@@ -140,21 +178,23 @@ export class SandboxClient {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    let res: Awaited<ReturnType<typeof request>>;
+    let res: RawAnswer;
     try {
-      res = await request(url, { method: method as 'GET', headers, body, dispatcher });
+      res = await exchange(url, method, headers, body);
     } catch (error) {
       const code = (error as { code?: string }).code ?? (error as Error).message;
       if (url.protocol === 'https:' && /SSL|TLS|EPROTO/i.test(`${code} ${(error as Error).message}`)) {
+        // node:https says EPROTO; OpenSSL's reason ("wrong version number") is in the message.
+        const reason = /SSL routines:[^:]*:([^:]+)/.exec((error as Error).message)?.[1];
         throw new UnreachableError(
-          `${this.baseUrl} did not answer TLS (${code}): the sandbox speaks plain http. Use ${this.baseUrl.replace(/^https:/, 'http:')} instead.`,
+          `${this.baseUrl} did not answer TLS (${code}${reason ? `: ${reason}` : ''}): the sandbox speaks plain http. Use ${this.baseUrl.replace(/^https:/, 'http:')} instead.`,
         );
       }
       throw new UnreachableError(
         `cannot reach the sandbox at ${this.baseUrl} (${code}). Is it running? Start it with \`credit-sandbox serve\`, or set CREDIT_SANDBOX_URL / --url.`,
       );
     }
-    const text = await res.body.text();
+    const text = res.text;
     const flat: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -167,7 +207,7 @@ export class SandboxClient {
         parsed = text;
       }
     }
-    return { status: res.statusCode, headers: flat, body: parsed as T };
+    return { status: res.status, headers: flat, body: parsed as T };
   }
 }
 

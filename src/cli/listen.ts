@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
-import { request } from 'undici';
 import { parseChaosOption } from './chaos-option.js';
 import { action, EXIT, FailedError, UsageError } from './context.js';
 import { PARTNER_CLOCK, positiveInt } from './events.js';
@@ -71,6 +70,8 @@ export function registerListen(program: Command): void {
             .map((p) => p.trim())
             .filter(Boolean);
           const chaos = opts.chaos === undefined ? undefined : parseChaosOption(opts.chaos);
+          // Loaded here, not at the top: every other command's start would pay for it.
+          const { request } = await import('undici');
 
           let relayed = 0;
           let finish: (code: number) => void = () => {};
@@ -79,7 +80,7 @@ export function registerListen(program: Command): void {
           });
 
           const server = createServer((req, res) => {
-            void relay(req, res, forward).then((result) => {
+            void relay(request, req, res, forward).then((result) => {
               relayed += 1;
               const { type, timestamp } = eventSummary(result.body);
               out.line(
@@ -186,7 +187,12 @@ interface RelayResult {
   durationMs: number;
 }
 
-async function relay(req: IncomingMessage, res: ServerResponse, forward: URL): Promise<RelayResult> {
+async function relay(
+  request: typeof import('undici').request,
+  req: IncomingMessage,
+  res: ServerResponse,
+  forward: URL,
+): Promise<RelayResult> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const body = Buffer.concat(chunks);

@@ -1,7 +1,7 @@
 // The `serve` command's options: names, help texts and defaults (env variables included).
 import type { Command } from 'commander';
 import { DEFAULT_LEASE_MS, LEASE_MS_BOUNDS } from '../cluster/cluster.js';
-import { DEFAULT_FORWARD_WAIT_MS, FORWARD_WAIT_MS_BOUNDS } from '../cluster/middleware.js';
+import { DEFAULT_FORWARD_WAIT_MS, FORWARD_WAIT_MS_BOUNDS } from '../cluster/forward-wait.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS_PER_CLIENT,

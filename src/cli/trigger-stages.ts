@@ -1,6 +1,5 @@
 // The trigger command's stages and its event→recipe table: what each event needs created, in order.
 import { readFileSync } from 'node:fs';
-import { FormData } from 'undici';
 import type { EventType } from '../engine/event-types.js';
 import type { SandboxClient } from './client.js';
 import { FailedError } from './context.js';

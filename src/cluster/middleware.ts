@@ -12,12 +12,11 @@ import {
   NOT_OWNER_HEADER,
   OwnerUnreachableError,
 } from './forward.js';
+import { DEFAULT_FORWARD_WAIT_MS } from './forward-wait.js';
 import type { RequestPartners } from './request-partner.js';
 
-/** How long a request waits for a dead owner's lease to expire before answering 503 (default). */
-export const DEFAULT_FORWARD_WAIT_MS = 20_000;
-/** Bounds of `--forward-wait`: at most what a client or load balancer would wait for an answer. */
-export const FORWARD_WAIT_MS_BOUNDS = { min: 1_000, max: 120_000 } as const;
+export { DEFAULT_FORWARD_WAIT_MS, FORWARD_WAIT_MS_BOUNDS } from './forward-wait.js';
+
 const RETRY_EVERY_MS = 200;
 const OWNER_CACHE_LIMIT = 10_000;
 const SIGN_IN_PATH = '/dashboard/sign-in';

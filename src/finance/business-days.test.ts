@@ -1,11 +1,17 @@
+import Holidays from 'date-holidays';
 import { describe, expect, it } from 'vitest';
-import { bankingCalendar, weekdayOf } from './business-days.js';
+import { BRAZILIAN_STATES, bankingCalendar, weekdayOf } from './business-days.js';
 
 // Dates stated by hand (Easter-based ones from the Easter dates of each year), not by date-holidays,
 // which is the code under test here.
 const national = bankingCalendar();
 
 describe('the Brazilian banking calendar', () => {
+  it('accepts as --holidays-region exactly the states date-holidays has rules for', () => {
+    expect(BRAZILIAN_STATES).toEqual(Object.keys(new Holidays().getStates('BR') ?? {}).sort());
+    expect(BRAZILIAN_STATES).toHaveLength(27);
+  });
+
   it.each([
     // Carnival Monday and Tuesday
     ['2026-02-16'],

@@ -1,4 +1,5 @@
-import Holidays from 'date-holidays';
+import { createRequire } from 'node:module';
+import type Holidays from 'date-holidays';
 import { addDays, type IsoDate, parseIsoDate } from './calendar.js';
 
 /** Why a date is not a banking business day. */
@@ -28,8 +29,23 @@ export interface BankingCalendar {
   nonBusinessDays(from: IsoDate, to: IsoDate): NonBusinessDay[];
 }
 
-/** Brazilian states `--holidays-region` accepts. */
-export const BRAZILIAN_STATES: readonly string[] = Object.keys(new Holidays().getStates('BR') ?? {}).sort();
+/**
+ * Brazilian states `--holidays-region` accepts: the 26 states and the Federal District, the states
+ * `date-holidays` knows for BR (business-days.test.ts checks that the two lists agree).
+ */
+export const BRAZILIAN_STATES: readonly string[] =
+  'AC AL AM AP BA CE DF ES GO MA MG MS MT PA PB PE PI PR RJ RN RO RR RS SC SE SP TO'.split(' ');
+
+/**
+ * `date-holidays`, loaded on the first holiday looked up: with every country's rules and the lunar
+ * calendars they need it cost more CPU than the rest of the server's start (and every CLI command
+ * paid for it). Its CommonJS build is a few files where its ES module build is ~100.
+ */
+let holidaysClass: typeof Holidays | undefined;
+function loadHolidays(): typeof Holidays {
+  holidaysClass ??= createRequire(import.meta.url)('date-holidays') as typeof Holidays;
+  return holidaysClass;
+}
 
 // Holiday types that close banks: "optional" (e.g. Ash Wednesday until 14:00) and "observance"
 // (Mother's Day) do not.
@@ -42,12 +58,14 @@ export function bankingCalendar(region?: string | null): BankingCalendar {
   }
   // The national list is always read on its own too: a state's list in date-holidays can miss a
   // national holiday (São Paulo's lacks Consciência Negra, national since Lei 14.759/2023).
-  const sources = [new Holidays('BR'), ...(state ? [new Holidays('BR', state)] : [])];
+  let sources: Holidays[] | undefined;
   const years = new Map<number, Map<IsoDate, string>>();
   const holidaysOf = (year: number): Map<IsoDate, string> => {
     let found = years.get(year);
     if (!found) {
       found = new Map();
+      const Library = loadHolidays();
+      sources ??= [new Library('BR'), ...(state ? [new Library('BR', state)] : [])];
       for (const source of sources) {
         for (const holiday of source.getHolidays(year)) {
           const date = holiday.date.slice(0, 10);

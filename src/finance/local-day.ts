@@ -7,16 +7,20 @@ import type { IsoDate } from './calendar.js';
  */
 export const BRAZIL_TIME_ZONE = 'America/Sao_Paulo';
 
-const PARTS = new Intl.DateTimeFormat('en-US', {
-  timeZone: BRAZIL_TIME_ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
+// Made on first use: building a formatter for a named zone loads ICU's zone data, ~25 ms of CPU
+// that a server start (or a CLI command) need not pay before its first date.
+let parts: Intl.DateTimeFormat | undefined;
+const newParts = () =>
+  new Intl.DateTimeFormat('en-US', {
+    timeZone: BRAZIL_TIME_ZONE,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
 
 // Intl takes tens of microseconds per call; offsets are remembered per hour (bounded: a clock
 // sweeping years of hours clears the table now and then).
@@ -29,7 +33,8 @@ export function zoneOffsetMs(ms: number): number {
   const known = OFFSETS.get(hour);
   if (known !== undefined) return known;
   const part: Record<string, number> = {};
-  for (const { type, value } of PARTS.formatToParts(new Date(hour * 3_600_000))) {
+  parts ??= newParts();
+  for (const { type, value } of parts.formatToParts(new Date(hour * 3_600_000))) {
     if (type !== 'literal') part[type] = Number(value);
   }
   const wall = Date.UTC(

@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { generateCpf } from '../../src/finance/cpf.js';
 import { exitOf, partnerEnvOn, runCli, spawnCli, testServerForFile, waitForLine } from '../support/cli.js';
 
-// One sandbox on loopback; each test works in its own partner, made over HTTP (spawns are slow).
+// One sandbox on loopback; each test works in its own partner, made over HTTP (spawns are slow),
+// so the tests run concurrently: most of their time is waiting on the CLIs they spawn.
 const server = testServerForFile();
 const partnerEnv = () => partnerEnvOn(server.url, 'cli-commands');
 
 const json = <T>(text: string) => JSON.parse(text) as T;
 const DAY = 86_400_000;
 
-describe('clock typos and reset (spawned CLI)', () => {
+describe.concurrent('clock typos and reset (spawned CLI)', () => {
   it('a bare number is a usage error that suggests the unit; nothing moves', async () => {
     const env = await partnerEnv();
     const before = json<{ now: string }>((await runCli(['clock', 'show', '--json'], env)).stdout);
@@ -46,7 +47,7 @@ describe('clock typos and reset (spawned CLI)', () => {
   }, 30_000);
 });
 
-describe('URLs (spawned CLI)', () => {
+describe.concurrent('URLs (spawned CLI)', () => {
   it('accepts the base URL with or without /v3; a URL without a scheme says what to type', async () => {
     const env = await partnerEnv();
     for (const url of [server.url, `${server.url}/v3`, `${server.url}/v3/`]) {
@@ -66,7 +67,7 @@ describe('URLs (spawned CLI)', () => {
   }, 30_000);
 });
 
-describe('CLI coverage: customers, webhooks, deliveries, loans, partners, trigger --set', () => {
+describe.concurrent('CLI coverage: customers, webhooks, deliveries, loans, partners, trigger --set', () => {
   it('creates and lists customers and completes their biometrics', async () => {
     const env = await partnerEnv();
     const cpf = generateCpf('412345678');
@@ -148,7 +149,7 @@ describe('CLI coverage: customers, webhooks, deliveries, loans, partners, trigge
   }, 30_000);
 });
 
-describe('scenario runs for CI (spawned CLI)', () => {
+describe.concurrent('scenario runs for CI (spawned CLI)', () => {
   it('--json returns what the run captured, with ids', async () => {
     const env = await partnerEnv();
     const res = await runCli(['scenario', 'run', 'active-customer', '--json'], env);
@@ -177,7 +178,7 @@ describe('scenario runs for CI (spawned CLI)', () => {
   }, 60_000);
 });
 
-describe('events tail (spawned CLI)', () => {
+describe.concurrent('events tail (spawned CLI)', () => {
   it('labels event times as partner-clock times', async () => {
     const env = await partnerEnv();
     const tail = spawnCli(

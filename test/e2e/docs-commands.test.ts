@@ -54,7 +54,7 @@ function runBash(script: string, env: Record<string, string>, cwd: string) {
 for (const file of docFiles(ROOT)) {
   const blocks = docBlocks(ROOT, file);
   if (blocks.length === 0) continue;
-  describe(file, () => {
+  describe.concurrent(file, () => {
     const all = chains(blocks);
     const elsewhere = all.filter((chain) => chain.some((block) => block.skip));
     if (elsewhere.length > 0) {
@@ -67,8 +67,10 @@ for (const file of docFiles(ROOT)) {
         }
       });
     }
+    // Concurrently: each chain has its own server, partner data and working directory, and most
+    // of a chain's time is spent waiting on the processes it runs (bash, the CLI, curl).
     for (const chain of all.filter((c) => !elsewhere.includes(c))) {
-      it(title(chain), async () => {
+      it.concurrent(title(chain), async ({ expect }) => {
         const server = await startTestServer();
         try {
           // A partner that has been at it a while: one refused request, for `requests show req_…`.
@@ -96,6 +98,7 @@ for (const file of docFiles(ROOT)) {
               CREDIT_SANDBOX_CLIENT_SECRET: '',
               DEFAULT_ID: DEFAULT_CLIENT_ID,
               DEFAULT_SECRET: DEFAULT_CLIENT_SECRET,
+              DEFAULT_TOKEN: token,
               CLI_MAIN: MAIN,
             },
             mkdtempSync(join(tmpdir(), 'docs-test-')),

@@ -6,9 +6,9 @@ import { build } from 'esbuild';
 
 /**
  * Vitest global setup: compiles `src/` once per run with esbuild (file for file, no bundling, as
- * `tsc` would into `dist/`) so that every CLI a test spawns starts in about 0.5 s instead of about
- * 1.8 s through the tsx loader, which transforms each module again in each process. On a 2-core
- * machine the CLI tests spawn ~80 processes: this is the largest single saving in `npm test`.
+ * `tsc` would into `dist/`) so that every CLI a test spawns starts in about 0.2 s of CPU instead
+ * of about 1.8 s through the tsx loader, which transforms each module again in each process. The
+ * suite spawns ~160 CLI processes: this is the largest single saving in `npm test`.
  *
  * The output sits in a temporary directory at the same depth as `src/`, beside symlinks to the
  * checkout's `scenarios`, `fixtures`, `docs` and `node_modules` and a copy of `package.json`, so

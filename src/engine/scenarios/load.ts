@@ -1,7 +1,7 @@
 // Loading scenario files: one file or whole directories (includes resolved), YAML parsed and checked.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, join, relative } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import { parseParams } from './load-params.js';
 import { issueMessage, ScenarioFileError } from './load-problems.js';
 import type { LoadOptions, ScenarioProblem } from './load-types.js';
@@ -9,6 +9,16 @@ import { providerStateClashes } from './provider-states.js';
 import { ScenarioFile } from './schema.js';
 import { StepChecker } from './step-checker.js';
 import type { Scenario } from './types.js';
+
+/**
+ * The YAML parser, loaded with the first scenario file read: a server answers its first request
+ * without it (its CommonJS build is ~70 files, a good part of a start's module loading).
+ */
+let yaml: typeof import('yaml') | undefined;
+function loadYaml(): typeof import('yaml') {
+  yaml ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yaml;
+}
 
 export { coerceParam } from './load-params.js';
 export { formatProblem, ScenarioFileError } from './load-problems.js';
@@ -89,6 +99,7 @@ export function loadScenarioDirs(dirs: readonly string[], options: LoadOptions =
 /** Validates the text of a scenario file (YAML). */
 export function parseScenario(text: string, options: LoadOptions & { expectedName?: string } = {}): Scenario {
   const file = options.displayName ?? 'scenario';
+  const { LineCounter, parseDocument } = loadYaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, lineCounter: lines });
   if (doc.errors.length > 0) {
