@@ -155,4 +155,18 @@ describe('JournalPersistence', () => {
     expect(report.dropped).toEqual([]);
     expect([...restored.partners.values()].map((p) => p.id)).toEqual(['ptn_a', 'ptn_b', 'ptn_c']);
   });
+  it('after close, a flush with nothing to write resolves and one with changes is refused', async () => {
+    const path = tempDataFile();
+    const store = new Store('key');
+    const { persistence } = await JournalPersistence.open(path, store);
+    addPartner(store, 'ptn_a');
+    await persistence.close();
+    // A background flush (the request log's timer) firing after the shutdown's last flush.
+    await expect(persistence.flush()).resolves.toBeUndefined();
+    addPartner(store, 'ptn_late');
+    await expect(persistence.flush()).rejects.toThrow('the journal is closed');
+    // The refused change is not dropped silently: the next flush is refused for it too.
+    await expect(persistence.flush()).rejects.toThrow('the journal is closed');
+    expect(journalLines(path).join('\n')).not.toContain('ptn_late');
+  });
 });

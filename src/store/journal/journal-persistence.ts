@@ -202,11 +202,16 @@ export class JournalPersistence implements Persistence {
   }
 
   private async append(): Promise<void> {
-    if (this.broken) throw this.broken;
     let changes = this.store.takeChangeSet();
     if (this.carry) changes = mergeChangeSets(this.carry, changes);
     this.carry = null;
+    // Nothing to write is not a failure, even once closed: a background flush of the request log
+    // that fires after the shutdown's last flush has nothing left to save.
     if (isEmptyChangeSet(changes)) return;
+    if (this.broken) {
+      this.carry = changes;
+      throw this.broken;
+    }
     const n = this.lastEntry + 1;
     const line = encodeEntry({ n, meta: changes.meta, tables: changes.tables });
     try {
