@@ -6,7 +6,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['test/browser/**', 'test/postgres/**'],
     testTimeout: 20_000,
-    // Compiles src/ once so that spawned CLIs skip the tsx loader (see the file).
+    // Bundles the CLI once so that spawned CLIs skip the tsx loader (see the file).
     globalSetup: ['test/support/cli-build.ts'],
     pool: 'threads',
     // Much of the suite waits on processes it spawned (CLIs, servers, bash running the docs'
