@@ -142,6 +142,17 @@ else
   bad "examples/testing-vitest"
 fi
 
+# The Jest globalSetup example of docs/testing.md, in its own project as a user has it: the packed
+# credit-sandbox and Jest 30 from the registry (its package.json), run with its own test script.
+mkdir -p "$work/jest-project" && cp "$root"/examples/testing-jest/* "$work/jest-project/"
+if (cd "$work/jest-project" && npm install --no-audit --no-fund "$work/$tarball" jest@^30 >"$work/jest-install.log" 2>&1 \
+  && npm test >"$work/jest.log" 2>&1); then
+  ok "examples/testing-jest: the globalSetup sandbox serves the test ($(grep -o 'Tests: .*' "$work/jest.log" | head -1 | tr -s ' '))"
+else
+  tail -30 "$work/jest-install.log" "$work/jest.log" >&2 2>/dev/null
+  bad "examples/testing-jest"
+fi
+
 # npx runs the CLI in a child: signal the process group, as a terminal or a CI runner would.
 kill -TERM "$server_pid"
 for _ in $(seq 1 30); do grep -q 'credit-sandbox stopped' "$work/serve.log" && break; sleep 0.1; done
