@@ -5,7 +5,6 @@
 // Run: `npx tsx bench/prism.ts`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +13,7 @@ import {
   buildDist,
   childCpuMicros,
   formatNumber,
+  freePort,
   load,
   median,
   startChild,
@@ -39,14 +39,6 @@ function procCpuMicros(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function startPrism(document: string): Promise<{ child: ChildProcess; base: string }> {

@@ -5,20 +5,11 @@
 // `npx tsx bench/startup.ts` (env RUNS, default 5).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { buildDist, median } from './support.js';
+import { buildDist, freePort, median } from './support.js';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const TICKS_PER_SECOND = 100;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function once(root: string): Promise<{ wallMs: number; cpuMs: number }> {
   const port = await freePort();

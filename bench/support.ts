@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -113,4 +114,13 @@ export async function benchSession(
   });
   const customer = (await customerRes.json()) as { id: string };
   return { headers, customerId: customer.id };
+}
+
+/** A loopback port free right now (for a child that must be told its port up front). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
