@@ -7,6 +7,7 @@ import type { AppConfig, AppDeps, Logger } from './http/deps.js';
 import type { IdSource, RandomBytes } from './lib/ids.js';
 import type { RandomSource } from './lib/random.js';
 import { type RandomStreams, unseededStreams } from './lib/random-streams.js';
+import { measureWorldRowsWhenIdle } from './store/partner-world.js';
 import type { Persistence } from './store/persistence.js';
 import type { Store } from './store/store.js';
 import { createWebhookDelivery } from './webhooks/delivery-service.js';
@@ -30,6 +31,11 @@ export interface BaseDeps {
   log: Logger;
   /** Replaces the undici webhook sender (tests, benchmarks). */
   webhookSender?: WebhookSender;
+  /**
+   * Whether rows written to the partner-world tables are measured while the event loop is idle,
+   * so that a first snapshot save finds their sizes known (default true; benchmarks compare).
+   */
+  measureRowsWhenIdle?: boolean;
 }
 
 /** Builds the engine over the base dependencies; the one place the app's services are assembled. */
@@ -50,6 +56,9 @@ export function createDeps(base: BaseDeps): AppDeps {
     calendar: bankingCalendar(base.config.holidaysRegion),
   });
   for (const module of DOMAIN_MODULES) module.register(engine, base.config);
+  if (base.measureRowsWhenIdle !== false) {
+    measureWorldRowsWhenIdle(base.store, (drain) => setImmediate(drain).unref());
+  }
   const webhooks = createWebhookDelivery({
     engine,
     store: base.store,

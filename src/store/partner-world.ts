@@ -1,4 +1,5 @@
 import { GroupIndex } from './indexes.js';
+import { IdleRowSizer, rowJsonBytes } from './row-sizes.js';
 import type { WorldRow, WorldTables } from './snapshot-records.js';
 import type { Store } from './store.js';
 import { Table } from './table.js';
@@ -7,7 +8,7 @@ import { Table } from './table.js';
  * The store tables that are NOT part of a partner's world in a snapshot, and why. This is the one
  * place that decides: every other persisted table is saved and restored whole for the partner.
  * A new table that holds test-harness configuration (API fault rules, ...) belongs here;
- * `partner-world.test.ts` lists the tables a snapshot holds, so a new table fails it until it is
+ * `test/e2e/snapshots.test.ts` lists the tables a snapshot holds, so a new table fails it until it is
  * placed on one side or the other.
  */
 export const NOT_IN_SNAPSHOTS: Readonly<Record<string, string>> = {
@@ -130,8 +131,19 @@ export function replaceWorldTables(store: Store, partnerId: string, tables: Worl
   store.meta.seq = maxSeq;
 }
 
-/** JSON size of each row object, measured once: rows are immutable, so the size never changes. */
-const rowBytes = new WeakMap<object, number>();
+/**
+ * Measures the rows written to the partner-world tables while the event loop is idle (see
+ * `IdleRowSizer`), so that a first save finds their sizes known. Call once, after every module
+ * has registered its tables.
+ */
+export function measureWorldRowsWhenIdle(store: Store, defer: (drain: () => void) => void): IdleRowSizer {
+  const sizer = new IdleRowSizer(defer);
+  for (const name of snapshotTableNames(store)) {
+    const table = tableOf(store, name);
+    table.index(sizer.indexFor(table));
+  }
+  return sizer;
+}
 
 /**
  * Bytes of `tables` as JSON (UTF-8), give or take the punctuation between rows. Each row is
@@ -143,12 +155,7 @@ export function worldBytes(tables: WorldTables): number {
   for (const [name, rows] of Object.entries(tables)) {
     bytes += name.length + 5;
     for (const row of rows) {
-      let size = rowBytes.get(row);
-      if (size === undefined) {
-        size = Buffer.byteLength(JSON.stringify(row)) + 1;
-        rowBytes.set(row, size);
-      }
-      bytes += size;
+      bytes += rowJsonBytes(row);
     }
   }
   return bytes;

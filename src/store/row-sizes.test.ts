@@ -1,0 +1,143 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DRAIN_SLICE_BYTES, IdleRowSizer, isRowMeasured, rowJsonBytes } from './row-sizes.js';
+import { Table } from './table.js';
+
+/** A `defer` the test runs by hand: the drains it was asked to schedule, in order. */
+function manualDefer() {
+  const waiting: (() => void)[] = [];
+  return {
+    defer: (drain: () => void) => waiting.push(drain),
+    waiting,
+    runAll() {
+      let turns = 0;
+      while (waiting.length > 0) {
+        (waiting.shift() as () => void)();
+        turns++;
+      }
+      return turns;
+    },
+  };
+}
+
+interface Row {
+  id: string;
+  partner_id: string;
+  name: string;
+}
+
+const row = (id: string, name = `name ${id}`): Row => ({ id, partner_id: 'ptn_1', name });
+
+/** A table with a sizer registered on it, and the hand-run drains. */
+function sizedTable(maxPending?: number) {
+  const timing = manualDefer();
+  const sizer = new IdleRowSizer(timing.defer, maxPending);
+  const table = new Table<Row>('customers');
+  table.index(sizer.indexFor(table));
+  return { timing, sizer, table };
+}
+
+describe('rowJsonBytes', () => {
+  it('is the UTF-8 length of the row as JSON plus its comma, for any JSON row', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (value) => {
+        const object = { ...value };
+        expect(rowJsonBytes(object)).toBe(Buffer.byteLength(JSON.stringify(object)) + 1);
+      }),
+    );
+  });
+
+  it('counts escapes, multi-byte characters and NUL as the JSON text has them', () => {
+    const object = { id: 'r', name: 'Jo\u00e3o "\\" \u0000 \u{1F600}' };
+    expect(rowJsonBytes(object)).toBe(Buffer.byteLength(JSON.stringify(object)) + 1);
+  });
+});
+
+describe('IdleRowSizer', () => {
+  it('measures the rows a table holds after inserts, replaces and bulk loads, only when its drain runs', () => {
+    const { timing, sizer, table } = sizedTable();
+    const first = table.insert(row('a'));
+    const second = table.replace(row('a', 'renamed'));
+    table.apply({ upserts: [row('b'), row('c'), row('d')], deletes: [] });
+    table.delete('d');
+    expect([first, second].map(isRowMeasured)).toEqual([false, false]);
+    expect(sizer.stats().pending).toBe(5);
+    expect(timing.waiting).toHaveLength(1);
+
+    timing.runAll();
+    const held = [second, table.get('b'), table.get('c')] as Row[];
+    expect(held.map(isRowMeasured)).toEqual([true, true, true]);
+    // The version replaced and the row deleted before the drain are never saved: not measured.
+    expect(isRowMeasured(first)).toBe(false);
+    expect(sizer.stats()).toEqual({
+      pending: 0,
+      measuredRows: 3,
+      measuredBytes: held.reduce((sum, r) => sum + rowJsonBytes(r), 0),
+      dropped: 0,
+    });
+  });
+
+  it('stops a drain after a slice of JSON and schedules the rest for a later turn', () => {
+    const { timing, sizer, table } = sizedTable();
+    const big = 'x'.repeat(10_000);
+    const rows = Array.from({ length: 20 }, (_, k) => row(`r${k}`, big));
+    table.apply({ upserts: rows, deletes: [] });
+    timing.waiting.shift()?.();
+    const perRow = rowJsonBytes({ ...rows[0] });
+    const firstSlice = Math.ceil(DRAIN_SLICE_BYTES / perRow);
+    expect(sizer.stats().measuredRows).toBe(firstSlice);
+    expect(timing.waiting).toHaveLength(1);
+    timing.runAll();
+    expect(sizer.stats()).toMatchObject({ pending: 0, measuredRows: 20 });
+  });
+
+  it('skips rows a save measured first, and measures each row once', () => {
+    const { timing, sizer, table } = sizedTable();
+    const early = row('early');
+    rowJsonBytes(early);
+    table.insert(early);
+    table.replace(early);
+    const late = row('late');
+    table.insert(late);
+    table.replace(late);
+    timing.runAll();
+    expect(sizer.stats()).toMatchObject({ pending: 0, measuredRows: 1 });
+  });
+
+  it('queues at most its bound of rows and counts the ones it leaves to the save', () => {
+    const { timing, sizer, table } = sizedTable(3);
+    const rows = Array.from({ length: 5 }, (_, k) => row(`r${k}`));
+    table.apply({ upserts: rows, deletes: [] });
+    expect(sizer.stats()).toMatchObject({ pending: 3, dropped: 2 });
+    timing.runAll();
+    expect(rows.map(isRowMeasured)).toEqual([true, true, true, false, false]);
+    table.replace(rows[4] as Row);
+    timing.runAll();
+    expect(isRowMeasured(rows[4] as Row)).toBe(true);
+  });
+
+  it('keeps only the waiting rows when writes never let the queue empty', () => {
+    const { timing, sizer, table } = sizedTable();
+    const big = 'y'.repeat(1_000);
+    let written = 0;
+    const write = (count: number) => {
+      for (let k = 0; k < count; k++) table.insert(row(`t${written++}`, big));
+    };
+    const perSlice = Math.ceil(DRAIN_SLICE_BYTES / rowJsonBytes(row('probe', big)));
+    // A backlog, then each turn almost as many rows as a slice measures: the queue never empties.
+    write(12_000);
+    for (let turn = 0; turn < 300; turn++) {
+      timing.waiting.shift()?.();
+      write(perSlice - 2);
+    }
+    const { pending, measuredRows } = sizer.stats();
+    expect(pending + measuredRows).toBe(written);
+    expect(pending).toBeGreaterThan(0);
+    // The array behind the queue drops its measured front now and then: it holds at most twice
+    // the waiting rows (or the waiting rows and one compaction threshold), not every row queued.
+    const held = (sizer as unknown as { queue: object[] }).queue.length;
+    expect(held).toBeLessThanOrEqual(Math.max(2 * pending, pending + 4096) + perSlice);
+    timing.runAll();
+    expect(sizer.stats()).toMatchObject({ pending: 0, measuredRows: written });
+  });
+});
