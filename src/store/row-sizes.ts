@@ -48,11 +48,11 @@ export interface RowSizerStats {
  * serialising megabytes (a first save of a 1,000-customer partner would otherwise serialise 7 MB).
  *
  * It is an index of each snapshot table (`indexFor`): every row added or replaced is queued (a
- * push), and a drain scheduled through `defer` (the composition root passes `setImmediate`, which runs once
- * the event loop has served the I/O at hand) measures up to `DRAIN_SLICE_BYTES` of them per turn.
- * Each row is measured once in its life, whether here or by a save that comes first, and only
- * while its table still holds it (versions replaced before the drain are skipped). The queue
- * holds at most `MAX_PENDING_ROWS` references, for at most the turns it takes to drain them.
+ * push), and a drain scheduled through `defer` (the composition root passes `setImmediate`, which
+ * runs once the event loop has served the I/O at hand) measures up to `DRAIN_SLICE_BYTES` of them
+ * per turn. Each row is measured once in its life, whether here or by a save that comes first,
+ * and only while its table still holds it (versions replaced before the drain are skipped). The
+ * queue holds at most `MAX_PENDING_ROWS` references, for at most the turns it takes to drain them.
  */
 export class IdleRowSizer {
   private queue: object[] = [];
