@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { byCustomerName } from './customer-indexes.js';
+import { byCustomerName, NAME_KEYS_KEPT, nameKey, nameKeysKept } from './customer-indexes.js';
 import type { CustomerRecord } from './records.js';
 
 const row = (seq: number, name: string | null) => ({ seq, name }) as CustomerRecord;
@@ -23,5 +24,29 @@ describe('byCustomerName', () => {
   it('is a total order (0 only for the same row)', () => {
     expect(byCustomerName(row(1, 'Ana'), row(1, 'Ana'))).toBe(0);
     expect(byCustomerName(row(1, 'Ana'), row(2, 'Ana'))).toBeLessThan(0);
+  });
+});
+
+describe('nameKey', () => {
+  it('is the name without accents or case, whether remembered or not', () => {
+    const fold = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (name) => {
+        expect(nameKey(name)).toBe(fold(name));
+        expect(nameKey(name)).toBe(fold(name));
+      }),
+    );
+    expect(nameKey('João da Conceição')).toBe('joao da conceicao');
+    expect(nameKey(null)).toBe('');
+  });
+
+  it('remembers at most NAME_KEYS_KEPT keys, and never a text longer than a valid name', () => {
+    for (let k = 0; k < NAME_KEYS_KEPT * 2 + 10; k++) {
+      nameKey(`Cliente ${k}`);
+      expect(nameKeysKept()).toBeLessThanOrEqual(NAME_KEYS_KEPT);
+    }
+    const before = nameKeysKept();
+    nameKey('x'.repeat(201));
+    expect(nameKeysKept()).toBe(before);
   });
 });

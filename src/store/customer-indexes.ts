@@ -26,8 +26,32 @@ export const CUSTOMER_ORDERS: Record<CustomerSort, RowOrder<CustomerRecord>> = {
   name: byCustomerName,
 };
 
-function nameKey(name: string | null): string {
-  return (name ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+/** The most name keys remembered: valid names have at most 200 characters, so at most ~3 MB. */
+export const NAME_KEYS_KEPT = 4096;
+const nameKeys = new Map<string, string>();
+
+/**
+ * A name without accents or case. A sorted insert compares the new row with a dozen others in
+ * each of two lists, and normalising costs about 1 µs for a name with accents (most Brazilian
+ * names), so keys are remembered; the cache is emptied when full (names repeat within a partner's
+ * lists, so it refills with the ones in use).
+ */
+export function nameKey(name: string | null): string {
+  const text = name ?? '';
+  let key = nameKeys.get(text);
+  if (key === undefined) {
+    key = text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    if (text.length <= 200) {
+      if (nameKeys.size >= NAME_KEYS_KEPT) nameKeys.clear();
+      nameKeys.set(text, key);
+    }
+  }
+  return key;
+}
+
+/** Name keys remembered now (tests). */
+export function nameKeysKept(): number {
+  return nameKeys.size;
 }
 
 /** Sorted lists for one order: the partner's whole list and the list per partner+status. */
