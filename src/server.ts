@@ -9,7 +9,7 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createApp } from './app.js';
+import { createApp, MAX_BODY_BYTES } from './app.js';
 import type { SharedMode } from './cluster/shared-mode.js';
 import { createDeps } from './deps.js';
 import { type DefaultCredential, ensureDefaultPartner } from './domain/default-partner.js';
@@ -24,6 +24,7 @@ import {
   slowClientServerOptions,
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
+import { honestConnections } from './http/early-answers.js';
 import { hotReads } from './http/hot-reads.js';
 import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
@@ -181,12 +182,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       ? new AccessLog(options.accessLog, options.accessLogWrite ?? ((text) => process.stdout.write(text)))
       : undefined;
   const hot = hotReads(deps, accessLog);
+  const honest = honestConnections(MAX_BODY_BYTES);
   // Node's request handler: the hot reads answer what they can (src/http/hot-reads.ts), the app
   // the rest; the access log watches what the hot reads leave (they print their own lines).
   const listen =
     (app: RequestListener): RequestListener =>
     (req: IncomingMessage, res: ServerResponse) => {
       if (hot && !cap?.refused(req.socket) && hot(req, res)) return;
+      honest(req, res);
       accessLog?.watch(req, res);
       app(req, res);
     };
@@ -200,6 +203,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             : app.fetch(req, env),
         port: options.port,
         hostname: options.host,
+        // Bodies left unread by an early answer are dealt with by `honest` (src/http/early-answers.ts).
+        autoCleanupIncoming: false,
         createServer: ((serverOptions: ServerOptions, app: RequestListener) =>
           createServer(serverOptions, listen(app))) as typeof createServer,
         serverOptions: slowClientServerOptions({

@@ -1,34 +1,24 @@
-import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import { type BadInputTarget, runBadInputSuite, runHostileProperty } from '../support/bad-input.js';
-import { basic } from '../support/sandbox.js';
+import { badInputTargetOver } from '../support/bad-input-target.js';
+import { oneConnection } from '../support/one-connection.js';
 import { leaksIn, sendSecrets } from '../support/secrets.js';
 import { freshDatabase, query } from './support/database.js';
 import { type Instance, startInstance, stopInstance } from './support/fleet.js';
-import { httpSandbox } from './support/http-sandbox.js';
 
-/** Closes each connection after its request (undici: pipelining 0 turns keep-alive off). */
-const noKeepAlive = new Agent({ pipelining: 0 });
-
-/** The bad-input suite against `serve --database` (test/e2e/bad-input.test.ts runs it in memory). */
-async function target(instance: Instance): Promise<BadInputTarget> {
-  const api = httpSandbox(() => instance.url);
-  const other = await api.json<{ client_id: string; client_secret: string }>('POST', '/v3/sandbox/partners', {
-    body: { name: 'other' },
-  });
-  return {
-    // A new connection per hostile request: what this suite checks is each answer to bad content,
-    // not connection reuse. A kept-alive socket the server closes after answering a huge body early
-    // was sometimes reused for the next request and failed it with "other side closed" (seen once
-    // in CI and three runs in a row after it, never since), which says nothing about the answer.
-    send: (path, init) =>
-      fetch(`${instance.url}${path}`, { ...init, dispatcher: noKeepAlive } as RequestInit),
-    token: await api.token(),
-    basic: basic(DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET),
-    otherToken: await api.token(other.body.client_id, other.body.client_secret),
-    otherBasic: basic(other.body.client_id, other.body.client_secret),
-  };
+/**
+ * The bad-input suite against `serve --database` (test/e2e/bad-input.test.ts runs it in memory),
+ * over one kept-alive connection as a partner's client pool would send it: an instance that
+ * closed a connection it had called kept-alive (after answering before reading a body) failed
+ * the next request on it with "other side closed" (test/e2e/early-answers.test.ts).
+ */
+async function withTarget(instance: Instance, run: (target: BadInputTarget) => Promise<void>): Promise<void> {
+  const client = oneConnection(instance.url);
+  try {
+    await run(await badInputTargetOver(client.send));
+  } finally {
+    await client.close();
+  }
 }
 
 /** Nothing the instance printed says a write failed or a request crashed. */
@@ -42,7 +32,7 @@ describe('bad input, with --database (shared mode)', () => {
     const url = await freshDatabase('bad_input');
     const instance = await startInstance(url);
     try {
-      await runBadInputSuite(await target(instance));
+      await withTarget(instance, runBadInputSuite);
       // The inspector's rows of those requests were stored, NUL-bearing paths included.
       const rows = await query<{ n: string }>(url, 'SELECT count(*) AS n FROM requests');
       expect(Number(rows[0]?.n)).toBeGreaterThan(40);
@@ -57,12 +47,32 @@ describe('bad input, with --database (shared mode)', () => {
     const url = await freshDatabase('bad_input_property');
     const instance = await startInstance(url);
     try {
-      await runHostileProperty(await target(instance), 100);
+      await withTarget(instance, (target) => runHostileProperty(target, 100));
       expectNoFailures(instance);
     } finally {
       await stopInstance(instance);
     }
     expect(await instance.exited).toBe(0);
+  });
+
+  it('never answers 5xx to hostile text sent through an instance that forwards it to the owner', async () => {
+    const url = await freshDatabase('bad_input_forwarded');
+    const owner = await startInstance(url);
+    const forwarder = await startInstance(url);
+    const client = oneConnection(forwarder.url);
+    try {
+      // Set up through `owner`, which so takes both partners; then everything goes through the
+      // other instance, which forwards it over its kept-alive connections to `owner`. An owner that
+      // closed one of those after answering early made the next forwarded request a 503.
+      await withTarget(owner, (target) => runHostileProperty({ ...target, send: client.send }, 100));
+      const owners = await query<{ owner: string }>(url, 'SELECT DISTINCT owner FROM partner_leases');
+      expect(owners).toHaveLength(1);
+      expectNoFailures(owner);
+      expectNoFailures(forwarder);
+    } finally {
+      await client.close();
+      await Promise.all([stopInstance(owner), stopInstance(forwarder)]);
+    }
   });
 
   it('keeps no secret sent in a query, header, body or path in the database rows', async () => {

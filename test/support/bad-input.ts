@@ -171,6 +171,13 @@ export function sendCase(target: BadInputTarget, c: BadInputCase): Promise<Respo
   return target.send(c.path, { method: c.method, headers, body: c.body });
 }
 
+/** A request that fails outright (its connection closed or reset) names what it was sending. */
+function named<T>(label: string, request: Promise<T>): Promise<T> {
+  return request.catch((error: Error) => {
+    throw new Error(`${label}: ${error.message}`, { cause: error });
+  });
+}
+
 /** Asserts a 4xx problem document. */
 export async function expectProblem(res: Response, label: string, c?: BadInputCase): Promise<void> {
   const text = await res.text();
@@ -189,25 +196,28 @@ let written = 0;
  * succeed after any bad request of the first.
  */
 export async function expectOtherPartnerWrites(target: BadInputTarget, label: string): Promise<void> {
-  const token = await target.send('/v3/auth/token', {
-    method: 'POST',
-    headers: { authorization: target.otherBasic },
-  });
+  const token = await named(
+    `token after ${label}`,
+    target.send('/v3/auth/token', { method: 'POST', headers: { authorization: target.otherBasic } }),
+  );
   expect(token.status, `token after ${label}: ${await token.text()}`).toBe(200);
   written++;
   const cpf = generateCpf(String(300_000_000 + written + (process.pid % 1000) * 1000));
-  const created = await target.send('/v3/customers', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${target.otherToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ cpf, name: `After ${label}`.slice(0, 80) }),
-  });
+  const created = await named(
+    `write after ${label}`,
+    target.send('/v3/customers', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${target.otherToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ cpf, name: `After ${label}`.slice(0, 80) }),
+    }),
+  );
   expect(created.status, `write after ${label}: ${await created.text()}`).toBe(201);
 }
 
 /** Every case, each followed by another partner's write. */
 export async function runBadInputSuite(target: BadInputTarget): Promise<void> {
   for (const c of badInputCases()) {
-    await expectProblem(await sendCase(target, c), c.name, c);
+    await expectProblem(await named(c.name, sendCase(target, c)), c.name, c);
     await expectOtherPartnerWrites(target, c.name);
   }
 }
