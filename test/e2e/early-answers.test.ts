@@ -1,11 +1,11 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/app.js';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/server.js';
 import { runBadInputSuite, runHostileProperty } from '../support/bad-input.js';
 import { badInputTargetOver } from '../support/bad-input-target.js';
 import { type OneConnection, oneConnection } from '../support/one-connection.js';
+import { startQuietServer } from '../support/test-server.js';
 
 // Answers sent before a request's body was read (a 401, a refused size), over real sockets on
 // 127.0.0.1: what the connection does afterwards lives in node:http, below the app.
@@ -23,15 +23,7 @@ afterEach(async () => {
 });
 
 async function start(): Promise<string> {
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    clockMode: 'frozen',
-    webhookHttpHosts: [],
-    rateLimit: 0,
-    credential: { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET },
-    log: { info: () => {}, error: (message, error) => console.error(message, error) },
-  });
+  server = await startQuietServer();
   return server.url;
 }
 

@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/server.js';
+import { startQuietServer } from '../support/test-server.js';
 
 // Faults that act on the connection (reset, timeout, truncation, delay) need a real socket: a
 // server on 127.0.0.1, port 0, and Node's own HTTP client, which reports exactly what arrived.
@@ -15,15 +16,7 @@ afterEach(async () => {
 });
 
 async function start(): Promise<{ url: string; auth: string }> {
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    clockMode: 'frozen',
-    webhookHttpHosts: [],
-    rateLimit: 0,
-    credential: { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET },
-    log: { info: () => {}, error: (message, error) => console.error(message, error) },
-  });
+  server = await startQuietServer();
   const basic = Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64');
   const res = await fetch(`${server.url}/v3/auth/token`, {
     method: 'POST',

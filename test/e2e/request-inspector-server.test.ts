@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/server.js';
+import { startQuietServer } from '../support/test-server.js';
 
 // A real server on 127.0.0.1: the request log reads Node's own request objects there (headers,
 // raw query) and builds each entry after the response has gone, unlike `app.request()`.
@@ -24,15 +25,7 @@ interface Logged {
 }
 
 async function start(): Promise<{ url: string; headers: Record<string, string> }> {
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    clockMode: 'frozen',
-    webhookHttpHosts: [],
-    rateLimit: 0,
-    credential: { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET },
-    log: { info: () => {}, error: (message, error) => console.error(message, error) },
-  });
+  server = await startQuietServer();
   const basic = Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64');
   const res = await fetch(`${server.url}/v3/auth/token`, {
     method: 'POST',

@@ -1,7 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
-import { type RunningServer, type ServeOptions, startServer } from '../../src/server.js';
+import type { RunningServer, ServeOptions } from '../../src/server.js';
+import { startQuietServer } from '../support/test-server.js';
 
 // Real sockets on 127.0.0.1: the limits live in node:http, below the app.
 let server: RunningServer | undefined;
@@ -14,16 +15,7 @@ afterEach(async () => {
 });
 
 async function start(options: Partial<ServeOptions>): Promise<{ host: string; port: number; url: string }> {
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    clockMode: 'frozen',
-    webhookHttpHosts: [],
-    rateLimit: 0,
-    credential: { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET },
-    log: { info: () => {}, error: (message, error) => console.error(message, error) },
-    ...options,
-  });
+  server = await startQuietServer(options);
   const url = new URL(server.url);
   return { host: url.hostname, port: Number(url.port), url: server.url };
 }

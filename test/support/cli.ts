@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/server.js';
+import { startQuietServer } from './test-server.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -15,16 +16,7 @@ export interface CliResult {
 
 /** A sandbox server on 127.0.0.1 (port 0), frozen clocks, no rate limit, quiet log. */
 export function startTestServer(scenarioDirs: string[] = []): Promise<RunningServer> {
-  return startServer({
-    port: 0,
-    host: '127.0.0.1',
-    clockMode: 'frozen',
-    webhookHttpHosts: [],
-    rateLimit: 0,
-    credential: { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET },
-    scenarioDirs,
-    log: { info: () => {}, error: (message, error) => console.error(message, error) },
-  });
+  return startQuietServer({ scenarioDirs });
 }
 
 /**
