@@ -4,7 +4,7 @@ import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { Random, RandomSource } from '../lib/random.js';
 import { type RandomStream, type RandomStreams, unseededStreams } from '../lib/random-streams.js';
 import type { Persistence } from '../store/persistence.js';
-import type { EventRecord, JsonObject } from '../store/records.js';
+import type { EventRecord, JsonObject, PartnerRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { type Clock, clockReading, fixedClock, frozen, initialClock, movedTo, resumed } from './clock.js';
 import type { DomainContext, JobHandler } from './context.js';
@@ -44,6 +44,11 @@ export type EventSink = (event: EventRecord) => void;
 export interface ClockView {
   now: string;
   frozen: boolean;
+}
+
+/** The clock's answer for a partner row whose clock reads `nowMs` (the API's and the hot read's). */
+export function clockViewAt(partner: PartnerRecord, nowMs: number): ClockView {
+  return { now: new Date(nowMs).toISOString(), frozen: partner.clock.frozen_at_ms !== null };
 }
 
 /**
@@ -182,10 +187,7 @@ export class Engine {
 
   clockView(partnerId: string): ClockView {
     const partner = this.partner(partnerId);
-    return {
-      now: new Date(clockReading(partner.clock, this.deps.realNow())).toISOString(),
-      frozen: partner.clock.frozen_at_ms !== null,
-    };
+    return clockViewAt(partner, clockReading(partner.clock, this.deps.realNow()));
   }
 
   freeze(partnerId: string): ClockView {

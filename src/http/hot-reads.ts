@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { customerView } from '../domain/customers/customer-view.js';
+import { clockViewAt } from '../engine/engine.js';
 import { redactAuthorization } from '../inspector/redact.js';
 import { appendRequest, DEFAULT_REQUEST_LOG_SIZE } from '../inspector/request-log.js';
 import type { CustomerRecord, PartnerRecord } from '../store/records.js';
@@ -40,7 +41,7 @@ export function hotReads(deps: AppDeps, accessLog: AccessLog | undefined): HotRe
   const rateLimitText = String(rate);
   // A customer's JSON per row version (rows are immutable: an update is a new object).
   const customerJson = new WeakMap<CustomerRecord, string>();
-  // The clock's JSON (Engine.clockView's shape) for the last partner row and clock reading: a
+  // The clock's JSON for the last partner row and clock reading: a
   // frozen clock answers the same text until its row changes, a running one within a millisecond.
   let clockRow: PartnerRecord | undefined;
   let clockMs = Number.NaN;
@@ -70,8 +71,7 @@ export function hotReads(deps: AppDeps, accessLog: AccessLog | undefined): HotRe
     let body: string;
     if (customerId === undefined) {
       if (partner !== clockRow || nowMs !== clockMs) {
-        const frozen = partner.clock.frozen_at_ms !== null;
-        clockJson = JSON.stringify({ now: new Date(nowMs).toISOString(), frozen });
+        clockJson = JSON.stringify(clockViewAt(partner, nowMs));
         clockRow = partner;
         clockMs = nowMs;
       }
