@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { HotReads } from '../src/http/hot-reads.js';
 import type { startServer as StartServer } from '../src/server.js';
+import { BENCH_SERVER_OPTIONS } from './servers/options.js';
 import { buildDist } from './support.js';
 
 const ROOT = process.env.ROOT ?? fileURLToPath(new URL('..', import.meta.url));
@@ -28,16 +29,7 @@ const { hotReads } = (await dist('http/hot-reads.js')) as {
 const { AccessLog } = (await dist('http/access-log.js')) as {
   AccessLog: new (format: 'pretty', write: (text: string) => void) => unknown;
 };
-const server = await startServer({
-  port: 0,
-  host: '127.0.0.1',
-  clockMode: 'frozen',
-  webhookHttpHosts: [],
-  rateLimit: 1_000_000_000,
-  accessLog: 'off',
-  credential: { clientId: 'cid_bench', clientSecret: 'svc_cs_test_bench' },
-  log: { info: () => {}, error: (m, e) => console.error(m, e) },
-});
+const server = await startServer({ ...BENCH_SERVER_OPTIONS, rateLimit: 1_000_000_000, accessLog: 'off' });
 const basic = Buffer.from('cid_bench:svc_cs_test_bench').toString('base64');
 const tokenRes = await fetch(`${server.url}/v3/auth/token`, {
   method: 'POST',

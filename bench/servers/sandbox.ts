@@ -5,6 +5,7 @@
 // to this process's stdout, which the benchmark points at /dev/null.
 // Answers 'cpu' on its IPC channel with its process.cpuUsage().
 import { answerCpuRequests } from './answer-cpu.js';
+import { BENCH_SERVER_OPTIONS } from './options.js';
 
 // @ts-expect-error -- dist/ exists only after `npm run build`; the bench builds it before starting this.
 const { startServer } = (await import('../../dist/server.js')) as typeof import('../../src/server.js');
@@ -12,15 +13,10 @@ const { startServer } = (await import('../../dist/server.js')) as typeof import(
 const requestLogSize = process.env.REQUEST_LOG_SIZE ? Number(process.env.REQUEST_LOG_SIZE) : undefined;
 const accessLog = (process.env.ACCESS_LOG ?? 'pretty') as 'pretty' | 'json' | 'off';
 const server = await startServer({
-  port: 0,
-  host: '127.0.0.1',
-  clockMode: 'frozen',
-  webhookHttpHosts: [],
+  ...BENCH_SERVER_OPTIONS,
   rateLimit: 1_000_000_000,
   requestLogSize,
   accessLog,
-  credential: { clientId: 'cid_bench', clientSecret: 'svc_cs_test_bench' },
-  log: { info: () => {}, error: (m, e) => console.error(m, e) },
 });
 process.send?.({ port: Number(new URL(server.url).port) });
 answerCpuRequests();

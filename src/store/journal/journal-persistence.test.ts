@@ -155,6 +155,7 @@ describe('JournalPersistence', () => {
     expect(report.dropped).toEqual([]);
     expect([...restored.partners.values()].map((p) => p.id)).toEqual(['ptn_a', 'ptn_b', 'ptn_c']);
   });
+
   it('after close, a flush with nothing to write resolves and one with changes is refused', async () => {
     const path = tempDataFile();
     const store = new Store('key');
