@@ -1,4 +1,7 @@
-// Runs every benchmark in turn (each bounded in time, loopback only) and writes bench/RESULTS.md.
+// Runs the core benchmarks in turn (each bounded in time, loopback only) and writes their output
+// to bench/LATEST-RUN.md. bench/RESULTS.md is the curated record (every benchmark, with the machine's
+// load and how to read each figure): a run copies what it confirms there by hand, so a partial run
+// on another machine never wipes it.
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
@@ -35,7 +38,7 @@ const header = [
   'Every comparison runs both sides in the same run on the same machine; ratios matter, absolute numbers vary by machine.',
   '',
 ].join('\n');
-writeFileSync(new URL('./RESULTS.md', import.meta.url), `${header}\n${sections.join('\n')}`);
+writeFileSync(new URL('./LATEST-RUN.md', import.meta.url), `${header}\n${sections.join('\n')}`);
 if (failed) {
   console.error('a benchmark missed its target');
   process.exitCode = 1;
