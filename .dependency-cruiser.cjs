@@ -7,7 +7,7 @@ const FLOORS = [
   ['domain'],
   ['webhooks', 'inspector'],
   ['http'],
-  ['api', 'cluster', 'dashboard'],
+  ['api', 'cluster', 'dashboard', 'tenancy'],
   // The composition roots: the CLI, the in-process test API and the files at the top of src/.
   ['cli', 'testing', '<root>'],
 ];

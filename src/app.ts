@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { authRoutes } from './api/auth.js';
@@ -16,6 +17,7 @@ import { sandboxDeliveryRoutes } from './api/sandbox-deliveries.js';
 import { sandboxEventRoutes } from './api/sandbox-events.js';
 import { sandboxFaultRoutes } from './api/sandbox-faults.js';
 import { sandboxKycRoutes } from './api/sandbox-kyc.js';
+import { sandboxPartnerLifetimeRoutes } from './api/sandbox-partner-lifetime.js';
 import { sandboxPartnerRoutes } from './api/sandbox-partners.js';
 import { sandboxProviderStateRoutes } from './api/sandbox-provider-states.js';
 import { sandboxRequestRoutes } from './api/sandbox-requests.js';
@@ -30,6 +32,7 @@ import { docsRoutes } from './http/docs.js';
 import type { AppEnv } from './http/env.js';
 import { hostedBiometricsRoutes } from './http/hosted-biometrics.js';
 import { RouteTable } from './http/method-not-allowed.js';
+import { httpMetrics, metricsHandler } from './http/metrics-route.js';
 import { authenticate } from './http/middleware/authenticate.js';
 import { durable } from './http/middleware/durable.js';
 import { faults } from './http/middleware/faults.js';
@@ -58,6 +61,7 @@ export const SNAPSHOT_PREFIX = '/v3/sandbox/snapshots/';
 const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   authRoutes,
   sandboxPartnerRoutes,
+  sandboxPartnerLifetimeRoutes,
   sandboxClockRoutes,
   sandboxCalendarRoutes,
   sandboxEventRoutes,
@@ -99,6 +103,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Reads skip the body check and the durability wait: inspecting the body of a GET makes the
   // Node adapter build a full Request object, and each middleware layer costs a promise per request.
   const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
+  // First: every answer is counted and timed, refusals and forwarded requests included.
+  if (deps.metrics) app.use('*', httpMetrics(deps.metrics.recorder));
   if (deps.clusterGate) app.use('*', deps.clusterGate);
   // First, so it sees the final answer of every request, refusals by later middleware included.
   app.use('/v3/*', requestLog(deps));
@@ -157,6 +163,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   );
   app.get('/', (c) => c.redirect('/docs'));
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  if (deps.metrics) app.get('/metrics', metricsHandler(deps.metrics.recorder, deps.metrics.access));
 
   let routeTable: RouteTable | undefined;
   app.notFound((c) => {
@@ -187,7 +194,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     );
   });
 
-  app.onError((error, c) => problemResponse(c, toApiError(error, deps, c.req), publicUrl()));
+  app.onError((error, c) => problemResponse(c, toApiError(error, deps, c), publicUrl()));
   return app;
 }
 
@@ -199,7 +206,8 @@ function apiRoutes(app: OpenAPIHono<AppEnv>): { method: string; path: string }[]
 }
 
 /** Maps anything thrown to a problem; unexpected errors are logged and answer 500. */
-function toApiError(error: unknown, deps: AppDeps, req: { method: string; path: string }): ApiError {
+function toApiError(error: unknown, deps: AppDeps, c: Context<AppEnv>): ApiError {
+  const req = c.req;
   if (error instanceof ApiError) return error;
   if (error instanceof CodedError && error.code in ERROR_CATALOG) {
     return new ApiError(error.code as ErrorCode, error.message, { param: error.param });
@@ -219,7 +227,7 @@ function toApiError(error: unknown, deps: AppDeps, req: { method: string; path: 
       param: 'body',
     });
   }
-  deps.log.error('unexpected error while handling a request', error);
+  deps.log.error('unexpected error while handling a request', error, { request_id: c.get('requestId') });
   return new ApiError(
     'internal_error',
     'The sandbox failed unexpectedly; the error was logged. It is safe to retry.',

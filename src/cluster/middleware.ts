@@ -90,8 +90,8 @@ export function clusterMiddleware(
       found = signInClientId(c.req.raw).then((clientId) => partners.ofClient(clientId));
     }
     if (found === undefined) return next();
-    if (typeof found === 'string') return cluster.owns(found) ? next() : route(c, next, found);
-    return found.then((id) => (id === undefined || cluster.owns(id) ? next() : route(c, next, id)));
+    if (typeof found === 'string') return cluster.serves(found) ? next() : route(c, next, found);
+    return found.then((id) => (id === undefined || cluster.serves(id) ? next() : route(c, next, id)));
   };
 }
 

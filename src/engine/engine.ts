@@ -87,6 +87,18 @@ export class Engine {
           .catch((error: unknown) => deps.onError('persisting after timed jobs failed', error));
       },
     });
+    // A partner that leaves memory (deleted, expired, unloaded, moved to another instance) leaves
+    // nothing behind here: no timer, no cached clock, context or random stream.
+    deps.store.onEvicted((partnerId) => this.forget(partnerId));
+  }
+
+  /** Drops what the engine keeps for a partner in memory (it is no longer in the store). */
+  forget(partnerId: string): void {
+    this.scheduler.disarm(partnerId);
+    this.clocks.delete(partnerId);
+    this.liveContexts.delete(partnerId);
+    this.randoms.delete(partnerId);
+    this.streams.forget?.(partnerId);
   }
 
   /** Registers the body of a job kind. */

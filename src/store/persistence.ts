@@ -8,6 +8,8 @@ export interface Persistence {
   flush(): Promise<void>;
   /** Flushes what is pending, finishes background work, and releases files or connections. */
   close(): Promise<void>;
+  /** Told how long each write took to become durable, in seconds (`/metrics`). */
+  onWrite?: ((seconds: number) => void) | undefined;
 }
 
 /** The default: nothing to write. */

@@ -32,7 +32,9 @@ export type {
   FaultAction,
   FaultRuleRecord,
   IdempotencyRecord,
+  PartnerGoneReason,
   PartnerRecord,
+  PartnerTombstoneRecord,
 } from './partner-records.js';
 export type {
   ChaosActRecord,

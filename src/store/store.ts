@@ -1,4 +1,4 @@
-import type { ChangeSet } from './change-set.js';
+import { type ChangeSet, TOMBSTONE_TABLE } from './change-set.js';
 import { creditOfferIndexes, loanIndexes, transactionIndexes } from './credit-indexes.js';
 import { biometricsSessionIndexes, customerIndexes } from './customer-indexes.js';
 import { HeapIndex } from './heap-index.js';
@@ -17,6 +17,7 @@ import type {
   JobRecord,
   LoanRecord,
   PartnerRecord,
+  PartnerTombstoneRecord,
   SimulationRecord,
   TransactionRecord,
   WebhookEndpointRecord,
@@ -110,6 +111,8 @@ export class Store {
 
   /** Named snapshots of partner worlds (`POST /v3/sandbox/snapshots`). */
   readonly snapshots = new Table<SnapshotRecord>('snapshots');
+  /** What stays of gone partners for a while (by partner id and client id): why they are gone. */
+  readonly tombstones = new Table<PartnerTombstoneRecord>(TOMBSTONE_TABLE);
 
   /**
    * The request inspector's ring of recent requests per partner. Answers are kept as sent and
@@ -121,6 +124,8 @@ export class Store {
   /** Tables in the order they are written and restored. */
   private readonly tables: PersistedTable[] = [];
   private tracking = false;
+  /** Partners removed for good since the last change set (see `purgePartner`). */
+  private purged: string[] = [];
   private readonly evictionListeners: ((partnerId: string) => void)[] = [];
 
   constructor(signingKey: string, options: StoreOptions = {}) {
@@ -132,7 +137,7 @@ export class Store {
     this.register(this.creditOffers, this.simulations, this.loans, this.transactions);
     this.register(this.requests, this.randomCounters);
     this.register(this.faultRules);
-    this.register(this.snapshots);
+    this.register(this.snapshots, this.tombstones);
   }
 
   /** Adds tables to the snapshot; later modules call this for the tables they own. */
@@ -142,26 +147,14 @@ export class Store {
   }
 
   /**
-   * Deletes every row a partner owns except the partner itself, its credentials (so the caller's
-   * token keeps working), its request log (the history of what it sent, the reset included) and
-   * its snapshots (a test suite resets and restores between tests).
-   * A rare control call, so a pass over each table is fine.
+   * Removes every row of a partner (deletion, expiry) but its tombstones, in one step: the change
+   * set names the partner in `purged` instead of listing its rows, so its backend drops them all
+   * in one write. Live views of the partner end (as on eviction).
    */
-  deletePartnerData(partnerId: string): number {
-    // Random stream positions too: a stream drawn again from the start would repeat ids.
-    const kept: unknown[] = [
-      this.partners,
-      this.credentials,
-      this.requests,
-      this.snapshots,
-      this.randomCounters,
-    ];
-    let removed = 0;
-    for (const table of this.tables) {
-      if (kept.includes(table)) continue;
-      removed += table.deleteWhere((row) => (row as { partner_id?: string }).partner_id === partnerId);
-    }
-    return removed;
+  purgePartner(partnerId: string): void {
+    for (const table of this.tables) if (table !== this.tombstones) table.evictPartner(partnerId);
+    if (this.tracking) this.purged.push(partnerId);
+    for (const listener of this.evictionListeners) listener(partnerId);
   }
 
   /** Next value of the store-wide insertion counter. */
@@ -225,6 +218,9 @@ export class Store {
   /** Replays a change set written earlier (journal replay, loading from a database). */
   applyChangeSet(changes: ChangeSet): void {
     this.meta = copyMeta(changes.meta);
+    for (const id of changes.purged ?? []) {
+      for (const table of this.tables) if (table !== this.tombstones) table.evictPartner(id);
+    }
     for (const table of this.tables) {
       const rows = changes.tables[table.name];
       if (rows) table.apply(rows);

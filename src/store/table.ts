@@ -16,6 +16,13 @@ export interface PersistedTable {
   deleteWhere(predicate: (row: { id: string }) => boolean): number;
   /** Drops a partner's rows from memory without recording deletes. */
   evictPartner(partnerId: string): number;
+  /** Whether a row of the partner was inserted or updated since the last `takeChanges`. */
+  hasChangesOf(partnerId: string): boolean;
+}
+
+/** The partner a row belongs to: its `partner_id`, or its own id (a partner row). */
+export function rowPartnerId(row: { id: string }): string {
+  return (row as { partner_id?: string }).partner_id ?? row.id;
 }
 
 /**
@@ -24,6 +31,12 @@ export interface PersistedTable {
  */
 export class Table<T extends { id: string }> implements PersistedTable {
   private readonly rows = new Map<string, T>();
+  /**
+   * The rows of each partner: what a partner's eviction, deletion or snapshot reads, in the
+   * partner's size rather than the table's (an instance holding thousands of partners drops one
+   * without a pass over every row).
+   */
+  private readonly byPartner = new Map<string, Map<string, T>>();
   private readonly indexes: TableIndex<T>[] = [];
   /** Ids touched since the last `takeChanges()`: true = the row exists now, false = deleted. */
   private readonly dirty = new Map<string, boolean>();
@@ -54,9 +67,39 @@ export class Table<T extends { id: string }> implements PersistedTable {
   insert(row: T): T {
     if (this.rows.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
     this.rows.set(row.id, row);
+    this.group(row);
     if (this.tracking) this.dirty.set(row.id, true);
     for (const index of this.indexes) index.add(row);
     return row;
+  }
+
+  /** How many rows the partner holds here (one map lookup). */
+  partnerCount(partnerId: string): number {
+    return this.byPartner.get(partnerId)?.size ?? 0;
+  }
+
+  /** The partner's rows, in insertion order (a copy). */
+  partnerRows(partnerId: string): T[] {
+    const group = this.byPartner.get(partnerId);
+    return group ? [...group.values()] : [];
+  }
+
+  private group(row: T): void {
+    const key = rowPartnerId(row);
+    let group = this.byPartner.get(key);
+    if (!group) {
+      group = new Map();
+      this.byPartner.set(key, group);
+    }
+    group.set(row.id, row);
+  }
+
+  private ungroup(row: T): void {
+    const key = rowPartnerId(row);
+    const group = this.byPartner.get(key);
+    if (!group) return;
+    group.delete(row.id);
+    if (group.size === 0) this.byPartner.delete(key);
   }
 
   /** Replaces the stored row with the same id (which must exist) and returns the new row. */
@@ -64,6 +107,11 @@ export class Table<T extends { id: string }> implements PersistedTable {
     const old = this.rows.get(row.id);
     if (!old) throw new Error(`${this.name}: no row ${row.id} to replace`);
     this.rows.set(row.id, row);
+    if (rowPartnerId(old) === rowPartnerId(row)) this.byPartner.get(rowPartnerId(row))?.set(row.id, row);
+    else {
+      this.ungroup(old);
+      this.group(row);
+    }
     if (this.tracking) this.dirty.set(row.id, true);
     for (const index of this.indexes) {
       if (index.replace) index.replace(old, row);
@@ -87,6 +135,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
     if (!old) return undefined;
     for (const index of this.indexes) index.remove(old);
     this.rows.delete(id);
+    this.ungroup(old);
     if (this.tracking) this.dirty.set(id, false);
     return old;
   }
@@ -113,20 +162,43 @@ export class Table<T extends { id: string }> implements PersistedTable {
       if (!predicate(row)) continue;
       for (const index of this.indexes) index.remove(row);
       this.rows.delete(row.id);
+      this.ungroup(row);
       this.dirty.delete(row.id);
       evicted++;
     }
     return evicted;
   }
 
-  /** The rows of a partner (`partner_id`, or the id of the partner row itself), as `evictWhere`. */
+  hasChangesOf(partnerId: string): boolean {
+    if (this.dirty.size === 0) return false;
+    for (const id of this.byPartner.get(partnerId)?.keys() ?? []) if (this.dirty.has(id)) return true;
+    return false;
+  }
+
+  /**
+   * Drops the rows of a partner (`partner_id`, or the id of the partner row itself) as
+   * `evictWhere` does, in the partner's size: the indexes remove them in bulk.
+   */
   evictPartner(partnerId: string): number {
-    return this.evictWhere((row) => ((row as { partner_id?: string }).partner_id ?? row.id) === partnerId);
+    const group = this.byPartner.get(partnerId);
+    if (!group) return 0;
+    this.byPartner.delete(partnerId);
+    const removed = [...group.values()];
+    for (const row of removed) {
+      this.rows.delete(row.id);
+      this.dirty.delete(row.id);
+    }
+    for (const index of this.indexes) {
+      if (index.removeAll) index.removeAll(removed);
+      else for (const row of removed) index.remove(row);
+    }
+    return removed.length;
   }
 
   clear(): void {
     if (this.tracking) for (const id of this.rows.keys()) this.dirty.set(id, false);
     this.rows.clear();
+    this.byPartner.clear();
     for (const index of this.indexes) index.clear();
   }
 
@@ -174,6 +246,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
       if (!old) continue;
       removed.push(old);
       this.rows.delete(id);
+      this.ungroup(old);
       if (this.tracking) this.dirty.set(id, false);
     }
     for (const index of this.indexes) {
@@ -187,6 +260,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
     for (const row of rows) {
       if (this.rows.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
       this.rows.set(row.id, row);
+      this.group(row);
       if (this.tracking) this.dirty.set(row.id, true);
     }
     for (const index of this.indexes) {

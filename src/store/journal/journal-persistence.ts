@@ -47,6 +47,7 @@ export class JournalPersistence implements Persistence {
   private compaction: Promise<void> | null = null;
   /** How many compactions have completed (benchmarks and tests read it). */
   compactions = 0;
+  onWrite: ((seconds: number) => void) | undefined;
 
   private constructor(
     file: string,
@@ -213,10 +214,17 @@ export class JournalPersistence implements Persistence {
       throw this.broken;
     }
     const n = this.lastEntry + 1;
-    const line = encodeEntry({ n, meta: changes.meta, tables: changes.tables });
+    const line = encodeEntry({
+      n,
+      meta: changes.meta,
+      tables: changes.tables,
+      ...(changes.purged && { purged: changes.purged }),
+    });
+    const started = performance.now();
     try {
       await writeAll(this.handle, line);
       await this.handle.datasync();
+      this.onWrite?.((performance.now() - started) / 1000);
     } catch (error) {
       this.carry = changes;
       // Cut off whatever part of the line reached the file, so the next append does not follow it.

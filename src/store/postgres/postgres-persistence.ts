@@ -3,8 +3,17 @@ import type pg from 'pg';
 import { type ChangeSet, isEmptyChangeSet } from '../change-set.js';
 import { type Persistence, WriteFailedError } from '../persistence.js';
 import type { Store } from '../store.js';
+import {
+  describeUnsaved,
+  onlyDeletes,
+  onlyPartner,
+  partnersOf,
+  splitRemovals,
+  withoutPartners,
+} from './change-set-parts.js';
 import { type FlushOutcome, flushStatement } from './flush-statement.js';
-import { existingTables, mergeChangeSets, readTableRows, rowPartner, type StoredRow } from './rows.js';
+import { purgePartners } from './purge.js';
+import { existingTables, mergeChangeSets, readTableRows, type StoredRow } from './rows.js';
 
 /**
  * Shared mode's say in each write. Each flush statement checks the leases of the partners whose
@@ -49,6 +58,7 @@ export class PartnerNotOwnedError extends Error {
  */
 export class PostgresPersistence implements Persistence {
   guard: WriteGuard | undefined;
+  onWrite: ((seconds: number) => void) | undefined;
   private writing: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private unwritten: ChangeSet | null = null;
@@ -92,9 +102,9 @@ export class PostgresPersistence implements Persistence {
    * first, then applies them in one synchronous step untracked: what was loaded is already durable,
    * and other partners' pending changes are left alone. Returns how many rows were loaded.
    */
-  async load(partnerIds?: readonly string[]): Promise<number> {
+  async load(partnerIds?: readonly string[], tables = this.store.tableNames()): Promise<number> {
     const loaded: [string, StoredRow[]][] = [];
-    for (const name of this.store.tableNames()) {
+    for (const name of tables) {
       loaded.push([name, await readTableRows(this.pool, name, partnerIds)]);
     }
     let count = 0;
@@ -114,9 +124,12 @@ export class PostgresPersistence implements Persistence {
   flush(): Promise<void> {
     if (this.queued) return this.queued;
     if (!this.writing) {
-      this.writing = this.write().finally(() => {
-        this.writing = null;
-      });
+      const started = performance.now();
+      this.writing = this.write()
+        .then(() => this.onWrite?.((performance.now() - started) / 1000))
+        .finally(() => {
+          this.writing = null;
+        });
       return this.writing;
     }
     this.queued = this.writing.then(noop, noop).then(() => {
@@ -140,6 +153,21 @@ export class PostgresPersistence implements Persistence {
     const changes = this.unwritten ? mergeChangeSets(this.unwritten, taken) : taken;
     this.unwritten = null;
     if (isEmptyChangeSet(changes)) return;
+    const removals = splitRemovals(changes);
+    if (!removals) return this.writeRows(changes);
+    let failed: unknown;
+    try {
+      await purgePartners(this.pool, this.store.tableNames(), removals.partnerIds, removals.tombstones);
+    } catch (error) {
+      // Not removed: the partners are read back from the database (their tombstones dropped).
+      failed = error;
+      await this.rollBack(removals.partnerIds);
+    }
+    if (!isEmptyChangeSet(removals.rest)) await this.writeRows(removals.rest);
+    if (failed) throw new WriteFailedError(removals.partnerIds, 'the removal of the partner(s)', failed);
+  }
+
+  private async writeRows(changes: ChangeSet): Promise<void> {
     const partnerIds = partnersOf(changes);
     try {
       await this.writeChecked(changes, partnerIds);
@@ -236,52 +264,6 @@ class StatementFailed extends Error {
   constructor(override readonly cause: unknown) {
     super(cause instanceof Error ? cause.message : String(cause));
   }
-}
-
-function onlyPartner(changes: ChangeSet, partnerId: string): ChangeSet {
-  const tables: ChangeSet['tables'] = {};
-  for (const [name, table] of Object.entries(changes.tables)) {
-    const upserts = table.upserts.filter((row) => rowPartner(row) === partnerId);
-    if (upserts.length > 0) tables[name] = { upserts, deletes: [] };
-  }
-  return { meta: changes.meta, tables };
-}
-
-function onlyDeletes(changes: ChangeSet): ChangeSet {
-  const tables: ChangeSet['tables'] = {};
-  for (const [name, table] of Object.entries(changes.tables)) {
-    if (table.deletes.length > 0) tables[name] = { upserts: [], deletes: table.deletes };
-  }
-  return { meta: changes.meta, tables };
-}
-
-/** "customers 1, requests 2" (rows not saved per table), for the error and the shutdown line. */
-function describeUnsaved(changes: ChangeSet, partners: Set<string>): string {
-  const parts: string[] = [];
-  for (const [name, table] of Object.entries(changes.tables)) {
-    const rows = table.upserts.filter((row) => partners.has(rowPartner(row))).length;
-    if (rows > 0) parts.push(`${name} ${rows}`);
-  }
-  return parts.length > 0 ? `rows not saved: ${parts.join(', ')}` : 'deletes not saved';
-}
-
-function partnersOf(changes: ChangeSet): string[] {
-  const ids = new Set<string>();
-  for (const table of Object.values(changes.tables)) {
-    for (const row of table.upserts) ids.add(rowPartner(row));
-  }
-  return [...ids];
-}
-
-function withoutPartners(changes: ChangeSet, lost: Set<string>): ChangeSet {
-  const tables: ChangeSet['tables'] = {};
-  for (const [name, table] of Object.entries(changes.tables)) {
-    tables[name] = {
-      upserts: table.upserts.filter((row) => !lost.has(rowPartner(row))),
-      deletes: table.deletes,
-    };
-  }
-  return { meta: changes.meta, tables };
 }
 
 /** PostgreSQL's deadlock_detected and serialization_failure: safe to run the statement again. */
