@@ -212,7 +212,10 @@ export class Store {
       const changes = table.takeChanges();
       if (changes.upserts.length > 0 || changes.deletes.length > 0) tables[table.name] = changes;
     }
-    return { meta: copyMeta(this.meta), tables };
+    if (this.purged.length === 0) return { meta: copyMeta(this.meta), tables };
+    const purged = this.purged;
+    this.purged = [];
+    return { meta: copyMeta(this.meta), tables, purged };
   }
 
   /** Replays a change set written earlier (journal replay, loading from a database). */
