@@ -180,5 +180,5 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
     { opts, rateLimit, safety, tenancy, startTimeMs, holidaysRegion, credential },
     (line) => (tenancy.logFormat === 'json' ? log.info(line.trim()) : console.log(line)),
   );
-  stopOnSignals(server.close);
+  stopOnSignals(server.close, log);
 }

@@ -134,7 +134,10 @@ export class SandboxMetrics {
 
   /** The exposition text: the process's metrics, then the sandbox's. */
   async text(): Promise<string> {
-    return `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
+    const text = `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
+    // prom-client writes a NaN sample (the event loop's mean before its first measure) as `Nan`;
+    // the text format spells it `NaN`, and stricter parsers refuse anything else.
+    return text.replace(/ Nan$/gm, ' NaN');
   }
 
   readonly contentType = this.registry.contentType;
