@@ -1,41 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
 import { ApiError } from '../domain/errors.js';
-import type { Engine } from '../engine/engine.js';
-import type { Logger } from '../http/deps.js';
 import { TOMBSTONE_TABLE } from '../store/change-set.js';
-import type { PostgresPersistence, WriteGuard } from '../store/postgres/postgres-persistence.js';
-import type { Store } from '../store/store.js';
-import type { WebhookDelivery } from '../webhooks/delivery-service.js';
+import type { WriteGuard } from '../store/postgres/postgres-persistence.js';
+import { type ClusterOptions, DEFAULT_LEASE_MS } from './cluster-options.js';
 import { type Held, IdleUnloader } from './idle-unload.js';
 import { LeaseTable, type LeaseView } from './leases.js';
 
-/** Default lease length: a dead instance's partners move within this plus one sweep. */
-export const DEFAULT_LEASE_MS = 5_000;
-/**
- * Bounds of `--lease`. Below 1 s a renewal (every fifth of a lease) that waits on a busy database
- * for a few hundred ms lets a healthy owner's partners be taken over; above 60 s a dead instance's
- * partners stay unavailable for a minute.
- */
-export const LEASE_MS_BOUNDS = { min: 1_000, max: 60_000 } as const;
+export {
+  type ClusterOptions,
+  DEFAULT_IDLE_UNLOAD_MS,
+  DEFAULT_LEASE_MS,
+  LEASE_MS_BOUNDS,
+} from './cluster-options.js';
+
 /** Orphaned partners one sweep takes at most, so a restarted fleet spreads them over instances. */
 const SWEEP_BATCH = 25;
-/** Default of `--idle-unload`: a partner without a request for this long leaves memory. */
-export const DEFAULT_IDLE_UNLOAD_MS = 15 * 60_000;
-
-export interface ClusterOptions {
-  pool: pg.Pool;
-  store: Store;
-  persistence: PostgresPersistence;
-  engine: Engine;
-  webhooks: WebhookDelivery;
-  log: Logger;
-  leaseMs?: number | undefined;
-  /** Real time, ms since the epoch (idle times, and when parked partners are due). */
-  realNow: () => number;
-  /** A partner without a request for this long is unloaded (`--idle-unload`); never when absent. */
-  idleUnloadMs?: number | undefined;
-}
 
 /**
  * Partner ownership in shared mode. Each partner is served by exactly one instance at a time, the
@@ -171,9 +150,26 @@ export class Cluster implements WriteGuard {
     for (const id of created) this.evict(id, 'handed off after creation');
     // Awaited before the creating request is answered, so no request can reach the new partner
     // while this hand-off is on its way (it would otherwise park a lease just taken again).
-    await this.leases
-      .park(created.map((id) => ({ id, wakeAtMs: null })))
-      .catch((error: unknown) => this.options.log.error('lease hand-off failed', error));
+    await this.giveBack(created.map((id) => ({ id, wakeAtMs: null })));
+  }
+
+  /**
+   * Parks partners this instance no longer has in memory. Until the update is done they count as
+   * unloading: a request for one waits and then takes it, instead of taking the lease first and
+   * seeing it parked under it (another instance would then take it over from a live owner).
+   */
+  private giveBack(partners: { id: string; wakeAtMs: number | null }[]): Promise<void> {
+    const parked = this.leases
+      .park(partners)
+      .catch((error: unknown) => this.options.log.error('giving leases back failed', error));
+    for (const { id } of partners) {
+      if (this.unloading.has(id)) continue;
+      const done = parked.finally(() => {
+        if (this.unloading.get(id) === done) this.unloading.delete(id);
+      });
+      this.unloading.set(id, done);
+    }
+    return parked;
   }
 
   refused(partnerIds: string[]): Error {
@@ -259,9 +255,11 @@ export class Cluster implements WriteGuard {
     }
     // A lease held without the partner in memory (its load failed): give it back, so the sweep
     // of some instance loads it and its jobs run.
-    const stray = [...held].filter((id) => !this.owned.has(id) && !this.claiming.has(id));
+    const stray = [...held].filter(
+      (id) => !this.owned.has(id) && !this.claiming.has(id) && !this.unloading.has(id),
+    );
     const now = this.options.realNow();
-    if (stray.length > 0) await this.leases.park(stray.map((id) => ({ id, wakeAtMs: now })));
+    if (stray.length > 0) await this.giveBack(stray.map((id) => ({ id, wakeAtMs: now })));
   }
 
   /**
@@ -272,9 +270,10 @@ export class Cluster implements WriteGuard {
     return this.idle.sweep(now);
   }
 
-  /** Forgets a partner this instance held that was removed for good. */
-  forget(partnerId: string): void {
-    this.owned.delete(partnerId);
+  /** Holds a partner this instance is about to create (the default one, at start). */
+  adopt(partnerId: string): void {
+    if (!this.owned.has(partnerId))
+      this.owned.set(partnerId, { since: performance.now(), seen: this.options.realNow() });
   }
 
   private evict(partnerId: string, why: string): void {

@@ -69,6 +69,8 @@ export function sharedMode(
       cluster.start(url);
       const view = await cluster.claim(DEFAULT_PARTNER_ID);
       if (view.mine) {
+        // Created here on a fresh database: it stays here (not handed off as API-made partners are).
+        cluster.adopt(DEFAULT_PARTNER_ID);
         ensureDefaultPartner(deps, credential, clockMode);
         try {
           await deps.persistence.flush();
