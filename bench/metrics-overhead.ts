@@ -57,7 +57,7 @@ console.log(
 buildDist();
 const sides = [await side('metrics on', 'on'), await side('metrics off', 'off')];
 const paths = [
-  (s: (typeof sides)[number]) => `/sandbox/clock`,
+  () => '/sandbox/clock',
   (s: (typeof sides)[number]) => `/customers/${s.customerId}`,
   () => '/sandbox/events?limit=5',
 ];

@@ -16,7 +16,6 @@ export const INSTANCE_LOG_ENTRIES = 10_000;
 
 /**
  * The request inspector's log: a ring per partner (see RequestRing), persisted like any table.
- *
  * Appending is the hot path (every API request), so it touches nothing but the partner's ring,
  * and the middleware's `appendSoon` does even that after the response is on its way:
  * - appends queued by `appendSoon` are applied at the end of the event loop's turn, and every
@@ -118,12 +117,13 @@ export class RequestLogTable implements PersistedTable {
     return this.rings.get(partnerId)?.awaitingFlush === true;
   }
 
-  /** Forgets a partner's log without recording deletes (shared mode: another instance owns it). */
+  /** Forgets a partner's log without recording deletes (it moved elsewhere, or was removed). */
   evictPartner(partnerId: string): number {
     this.applyPending();
     const ring = this.rings.get(partnerId);
     if (!ring) return 0;
     this.rings.delete(partnerId);
+    this.index.drop(ring);
     this.total -= ring.count;
     return ring.count;
   }
