@@ -116,9 +116,10 @@ export class SharedPartnerDirectory implements PartnerDirectory {
     const { pool, store } = this.options;
     const expired = await pool.query<{ id: string }>(
       `SELECT p.id FROM partners p JOIN partner_leases l ON l.partner_id = p.id
-       WHERE (p.record->>'expires_at_ms')::float8 <= $1 AND (l.owner = $2 OR l.expires_at < now())
+       WHERE (p.record->>'expires_at_ms')::bigint <= $1 AND (l.owner = $2 OR l.expires_at < now())
        LIMIT $3`,
-      [realNowMs, PARKED_OWNER, EXPIRY_BATCH],
+      // The same expression as the index on it (migration 008), so the sweep reads only the expired.
+      [Math.floor(realNowMs), PARKED_OWNER, EXPIRY_BATCH],
     );
     const ids = expired.rows.map((r) => r.id);
     if (ids.length > 0) {

@@ -16,7 +16,7 @@ export const TOMBSTONES_KEPT = 10_000;
 
 /** The end of a lifetime that starts now, real time in ms since the epoch. */
 export function lifetimeEnd(realNowMs: number, expiresInSeconds: number): number {
-  return realNowMs + expiresInSeconds * 1000;
+  return Math.floor(realNowMs + expiresInSeconds * 1000);
 }
 
 /** Whether the partner's lifetime has run out (real time, not its clock). */
