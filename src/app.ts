@@ -41,9 +41,10 @@ import { problemResponse } from './http/problem.js';
 import type { createRouter } from './http/router.js';
 import { registerSelfFetch, SELF_FETCH_ENV } from './http/self-fetch.js';
 import { signingPageRoutes } from './http/signing-page.js';
-import { bodyTooLarge, unsupportedContentType } from './http/spec-status-table.js';
+import { bodyTooLarge, storageUnavailable, unsupportedContentType } from './http/spec-status-table.js';
 import { SplitRouter } from './http/split-router.js';
 import { CodedError } from './lib/coded-error.js';
+import { StorageUnavailableError } from './store/storage-health.js';
 
 export { API_VERSION } from './api/openapi/document.js';
 /** Largest request body accepted anywhere; endpoints may set lower limits of their own. */
@@ -156,7 +157,14 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     dashboardRoutes(deps, async (request, env) => app.fetch(request, env)),
   );
   app.get('/', (c) => c.redirect('/docs'));
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // Docker's HEALTHCHECK and load balancers read the status: 503 while the store cannot write.
+  app.get('/healthz', (c) => {
+    const health = deps.persistence.health;
+    const storage = health.status();
+    if (storage.writable) return c.json({ status: 'ok', storage });
+    c.header('Retry-After', String(health.retryAfterSeconds));
+    return c.json({ status: 'storage_unavailable', storage }, 503);
+  });
 
   let routeTable: RouteTable | undefined;
   app.notFound((c) => {
@@ -201,6 +209,8 @@ function apiRoutes(app: OpenAPIHono<AppEnv>): { method: string; path: string }[]
 /** Maps anything thrown to a problem; unexpected errors are logged and answer 500. */
 function toApiError(error: unknown, deps: AppDeps, req: { method: string; path: string }): ApiError {
   if (error instanceof ApiError) return error;
+  // Logged once by the storage health when it began, not per request.
+  if (error instanceof StorageUnavailableError) return storageUnavailable(req.method, req.path, error);
   if (error instanceof CodedError && error.code in ERROR_CATALOG) {
     return new ApiError(error.code as ErrorCode, error.message, { param: error.param });
   }

@@ -92,6 +92,11 @@ export const HTTP_ERRORS = {
     title: 'Change could not be saved',
     help: 'The database refused to store this change. It was rolled back (the partner is reloaded from what was saved), so nothing of the request was applied; retry. Other partners are not affected.',
   },
+  storage_unavailable: {
+    status: 503,
+    title: 'Storage unavailable',
+    help: "The sandbox cannot save changes right now (its disk is full or failing, or shared mode's PostgreSQL cannot be reached). Nothing of the request was applied; retry after `Retry-After` seconds (a POST with the same `Idempotency-Key` is safe). `GET /healthz` answers 503 and names the reason until writes work again. Operations of the spec's status table answer it with status 500, its only server error; all others with 503.",
+  },
   bad_gateway: {
     status: 502,
     title: 'Bad gateway',

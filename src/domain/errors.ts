@@ -97,6 +97,7 @@ export const ERROR_CATALOG = {
   scenario_files_invalid: SANDBOX_ERRORS.scenario_files_invalid,
   instance_unavailable: HTTP_ERRORS.instance_unavailable,
   write_failed: HTTP_ERRORS.write_failed,
+  storage_unavailable: HTTP_ERRORS.storage_unavailable,
   bad_gateway: HTTP_ERRORS.bad_gateway,
   service_unavailable: HTTP_ERRORS.service_unavailable,
   gateway_timeout: HTTP_ERRORS.gateway_timeout,
@@ -117,6 +118,11 @@ export interface ApiErrorOptions {
   errors?: FieldError[];
   /** Extra response headers (e.g. Retry-After on 429). */
   headers?: Record<string, string>;
+  /**
+   * Another status than the catalog's, for the one code whose status depends on the operation
+   * (`storage_unavailable`: 500 on the operations of the spec's status table).
+   */
+  status?: number;
 }
 
 /** A refusal that the HTTP layer renders as a problem document. `detail` says what failed and how to fix it. */
@@ -132,7 +138,7 @@ export class ApiError extends Error {
     super(detail);
     this.name = 'ApiError';
     this.code = code;
-    this.status = ERROR_CATALOG[code].status;
+    this.status = options.status ?? ERROR_CATALOG[code].status;
     this.title = ERROR_CATALOG[code].title;
     this.param = options.param;
     this.errors = options.errors;

@@ -127,6 +127,11 @@ export class Scheduler {
   /** Arms every partner (after a restart). */
   start(): void {
     this.stopped = false;
+    this.armAll();
+  }
+
+  /** Re-arms every partner unless stopped (jobs a rollback brought back are due again). */
+  armAll(): void {
     for (const partner of this.deps.store.partners.values()) this.arm(partner.id);
   }
 

@@ -1,4 +1,5 @@
 import { ApiError } from '../domain/errors.js';
+import type { StorageUnavailableError } from '../store/storage-health.js';
 
 /**
  * The spec's "Status codes by endpoint" table lists the only statuses these operations answer;
@@ -15,8 +16,32 @@ const TABLE_WRITES: { path: RegExp; tooLarge: 'body_too_large' | 'file_too_large
     { path: /^\/v3\/credit-offers\/[^/]+\/simulations\/?$/, tooLarge: 'body_too_large' },
   ];
 
+/** The table's reads (its writes are TABLE_WRITES). */
+const TABLE_READS = [
+  /^\/v3\/customers\/[^/]+\/?$/,
+  /^\/v3\/credit-offers\/?$/,
+  /^\/v3\/credit-offers\/[^/]+\/?$/,
+];
+
 function tableRow(method: string, path: string) {
   return method === 'POST' ? TABLE_WRITES.find((row) => row.path.test(path)) : undefined;
+}
+
+/** Whether an operation is a row of the spec's table, whose only server error is 500. */
+function inTable(method: string, path: string): boolean {
+  if (method === 'GET' || method === 'HEAD') return TABLE_READS.some((read) => read.test(path));
+  return tableRow(method, path) !== undefined;
+}
+
+/**
+ * The store cannot write: `storage_unavailable` with `Retry-After`, as 500 on the operations of
+ * the table (their only 5xx) and 503 everywhere else (control API, other operations, dashboard).
+ */
+export function storageUnavailable(method: string, path: string, error: StorageUnavailableError): ApiError {
+  return new ApiError('storage_unavailable', error.message, {
+    status: inTable(method, path) ? 500 : 503,
+    headers: { 'Retry-After': String(error.retryAfterSeconds) },
+  });
 }
 
 /** A body over the sandbox's global limit, with the status the endpoint's table row allows. */
