@@ -34,6 +34,8 @@ export interface StorageHealthOptions {
    * one the backend never fails (memory).
    */
   probe?: () => Promise<void>;
+  /** Why a failed probe failed, for people (default: describeStorageError). */
+  describe?: (error: unknown) => string;
   retryMs?: number;
   /** Real wall-clock ms, for `since`. */
   now?: () => number;
@@ -99,9 +101,11 @@ export class StorageHealth {
     this.current = 0;
   }
 
-  /** A write failed for `error`: refuse writes until a probe succeeds. Returns the error to throw. */
-  failed(error: unknown): StorageUnavailableError {
-    const reason = describeStorageError(error);
+  /**
+   * A write failed for `error` (`reason`: for people): refuse writes until a probe succeeds.
+   * Returns the error to throw.
+   */
+  failed(error: unknown, reason = describeStorageError(error)): StorageUnavailableError {
     if (!this.failure && this.options.probe) {
       this.failure = { reason, since: new Date(this.now()).toISOString() };
       this.timer = setInterval(() => void this.retry(), this.retryMs);
@@ -131,7 +135,7 @@ export class StorageHealth {
       await probe();
     } catch (error) {
       // Still failing, perhaps for another reason now (shown by /healthz, not logged again).
-      if (this.failure) this.failure.reason = describeStorageError(error);
+      if (this.failure) this.failure.reason = (this.options.describe ?? describeStorageError)(error);
       return false;
     } finally {
       this.probing = false;
@@ -168,11 +172,6 @@ const REASONS: Record<string, string> = {
   EACCES: 'the data files are not writable',
   EPERM: 'the data files are not writable',
   EBADF: 'the journal file is no longer open',
-  ECONNREFUSED: 'PostgreSQL refuses connections',
-  ECONNRESET: 'the connection to PostgreSQL was lost',
-  ETIMEDOUT: 'PostgreSQL does not answer',
-  ENOTFOUND: "PostgreSQL's host cannot be found",
-  EHOSTUNREACH: "PostgreSQL's host is unreachable",
 };
 
 /** "the disk is full (ENOSPC)": what a person needs to know of a storage error. */

@@ -7,7 +7,7 @@ import type { Store } from '../store.js';
 import { describeUnsaved, onlyDeletes, onlyPartner, partnersOf, withoutPartners } from './change-parts.js';
 import { type FlushOutcome, flushStatement } from './flush-statement.js';
 import { existingTables, mergeChangeSets, readTableRows, type StoredRow } from './rows.js';
-import { isDatabaseUnreachable } from './unreachable.js';
+import { describeDatabaseError, isDatabaseUnreachable } from './unreachable.js';
 
 /**
  * Shared mode's say in each write. Each flush statement checks the leases of the partners whose
@@ -60,6 +60,7 @@ export class PostgresPersistence implements Persistence {
     probe: async () => {
       await this.pool.query('SELECT 1');
     },
+    describe: describeDatabaseError,
   });
   private writing: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
@@ -154,7 +155,7 @@ export class PostgresPersistence implements Persistence {
    * returned as it is.
    */
   storageError(error: unknown): unknown {
-    return isDatabaseUnreachable(error) ? this.health.failed(error) : error;
+    return isDatabaseUnreachable(error) ? this.health.failed(error, describeDatabaseError(error)) : error;
   }
 
   private async write(): Promise<void> {
@@ -174,7 +175,7 @@ export class PostgresPersistence implements Persistence {
       if (!(error instanceof StatementFailed)) throw error;
       if (isDatabaseUnreachable(error.cause)) {
         this.rollBackAll(partnerIds);
-        throw this.health.failed(error.cause);
+        throw this.health.failed(error.cause, describeDatabaseError(error.cause));
       }
       await this.writeApart(changes, partnerIds, error.cause);
     }

@@ -31,3 +31,11 @@ export function isDatabaseUnreachable(error: unknown): boolean {
     )
   );
 }
+
+/** "PostgreSQL cannot be reached (connect ECONNREFUSED 127.0.0.1:5432)", for people. */
+export function describeDatabaseError(error: unknown): string {
+  const { code, message, errors } = (error ?? {}) as { code?: unknown; message?: unknown; errors?: unknown };
+  const first = Array.isArray(errors) ? (errors[0] as { message?: unknown } | undefined) : undefined;
+  const text = typeof message === 'string' && message ? message : String(first?.message ?? code ?? error);
+  return `PostgreSQL cannot be reached (${text})`;
+}
