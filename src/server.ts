@@ -26,6 +26,7 @@ import {
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
 import { honestConnections } from './http/early-answers.js';
 import { hotReads } from './http/hot-reads.js';
+import { guardListener } from './http/node-guard.js';
 import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
@@ -206,7 +207,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         // Bodies left unread by an early answer are dealt with by `honest` (src/http/early-answers.ts).
         autoCleanupIncoming: false,
         createServer: ((serverOptions: ServerOptions, app: RequestListener) =>
-          createServer(serverOptions, listen(app))) as typeof createServer,
+          createServer(serverOptions, guardListener(listen(app), log))) as typeof createServer,
         serverOptions: slowClientServerOptions({
           headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
           requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,

@@ -119,7 +119,10 @@ export class StorageHealth {
 
   /** The error a refused write gets while the store cannot write. */
   refusal(): StorageUnavailableError {
-    return new StorageUnavailableError(this.failure?.reason ?? 'the store is closed', this.retryAfterSeconds);
+    return new StorageUnavailableError(
+      this.failure?.reason ?? 'a change made while this request ran could not be saved and was rolled back',
+      this.retryAfterSeconds,
+    );
   }
 
   /**
@@ -160,7 +163,13 @@ export class StorageHealth {
 
   private tell(): void {
     const status = this.status();
-    for (const listener of this.listeners) listener(status);
+    for (const listener of this.listeners) {
+      try {
+        listener(status);
+      } catch {
+        // A listener that throws (a logger) must not fail the write path or the probe timer.
+      }
+    }
   }
 }
 

@@ -240,16 +240,18 @@ export class JournalPersistence implements Persistence {
       throw this.closed ? new Error('the journal is closed') : this.health.refusal();
     }
     const n = this.lastEntry + 1;
-    const line = encodeEntry({ n, meta: changes.meta, tables: changes.tables });
+    let line: Buffer | undefined;
     try {
+      line = encodeEntry({ n, meta: changes.meta, tables: changes.tables });
       await this.writeCut(line);
     } catch (error) {
       this.rollBack();
-      throw this.health.failed(error);
+      // No line: a row JSON cannot hold, which can never be saved (this data's fault, not the disk's).
+      throw line === undefined ? error : this.health.failed(error);
     }
     this.store.settle(changes);
     this.lastEntry = n;
-    this.journalBytes += line.length;
+    this.journalBytes += (line as Buffer).length;
     if (this.shouldCompact()) this.compactInBackground();
   }
 

@@ -199,7 +199,12 @@ export class PostgresPersistence implements Persistence {
   private async writeChecked(changes: ChangeSet, partnerIds: string[]): Promise<void> {
     const lease = this.guard ? { ...this.guard.lease(), partnerIds } : undefined;
     let outcome: FlushOutcome | undefined;
-    const statement = flushStatement(changes, lease);
+    let statement: ReturnType<typeof flushStatement>;
+    try {
+      statement = flushStatement(changes, lease);
+    } catch (error) {
+      throw new StatementFailed(error); // a row JSON cannot hold: refused like the database would
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         outcome = (await this.pool.query<FlushOutcome>(statement)).rows[0];
