@@ -11,6 +11,11 @@ export interface Serving {
   logs: string[];
   /** The default partner's client over HTTP. */
   api: PartnerClient;
+  /**
+   * Exceptions and rejections nothing caught while the test ran (each would end a real server's
+   * process; the test runner only reports them).
+   */
+  escaped: unknown[];
   close(): Promise<void>;
 }
 
@@ -31,9 +36,17 @@ export async function serving(options: Partial<ServeOptions> = {}): Promise<Serv
     closed = true;
     await running.close();
   };
-  onTestFinished(() => close().catch(() => {}));
+  const escaped: unknown[] = [];
+  const noteEscaped = (error: unknown) => escaped.push(error);
+  process.on('uncaughtExceptionMonitor', noteEscaped);
+  process.on('unhandledRejection', noteEscaped);
+  onTestFinished(async () => {
+    await close().catch(() => {});
+    process.off('uncaughtExceptionMonitor', noteEscaped);
+    process.off('unhandledRejection', noteEscaped);
+  });
   const url = running.url;
-  return { url, deps: running.deps, logs, api: httpClient(url), close };
+  return { url, deps: running.deps, logs, api: httpClient(url), escaped, close };
 }
 
 /** A partner's client over HTTP (the default partner's unless a credential is given). */
@@ -42,10 +55,13 @@ export function httpClient(url: string, clientId?: string, clientSecret?: string
 }
 
 /**
- * The process still serves: `/healthz` answers 200, and a partner created now can write and read
- * (the check every entry-point test ends with, after something threw).
+ * The process still serves: nothing escaped every catch (which would have ended it), `/healthz`
+ * answers 200, and a partner created now can write and read (the check every entry-point test
+ * ends with, after something threw).
  */
-export async function expectStillServing(url: string): Promise<void> {
+export async function expectStillServing(server: Serving): Promise<void> {
+  const url = server.url;
+  expect(server.escaped).toEqual([]);
   expect((await fetch(`${url}/healthz`)).status).toBe(200);
   const created = await httpClient(url).json<{ client_id: string; client_secret: string }>(
     'POST',
@@ -58,6 +74,7 @@ export async function expectStillServing(url: string): Promise<void> {
     201,
   );
   expect((await other.json<{ data: unknown[] }>('GET', '/v3/customers')).body.data).toHaveLength(1);
+  expect(server.escaped).toEqual([]);
 }
 
 /** Waits (turns of the event loop and short timers, bounded) until the server logged a line. */

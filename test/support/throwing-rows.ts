@@ -31,9 +31,12 @@ export function plantThrowingCustomer(store: Store, partnerId: string, id = 'cus
   return id;
 }
 
-/** Sets the partner's clock to one no date can show (`RangeError: Invalid time value`). */
-export function plantEndOfTimeClock(store: Store, partnerId: string): void {
-  const clock: ClockState = { offset_ms: 0, frozen_at_ms: 8.64e15 + 1 };
+/**
+ * Freezes the partner's clock at `atMs`; by default past the last instant a date can show, where
+ * the clock's view throws `RangeError: Invalid time value`.
+ */
+export function plantEndOfTimeClock(store: Store, partnerId: string, atMs = 8.64e15 + 1): void {
+  const clock: ClockState = { offset_ms: 0, frozen_at_ms: atMs };
   store.partners.update(partnerId, (row) => ({ ...row, clock }));
 }
 
