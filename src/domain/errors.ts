@@ -86,6 +86,7 @@ export const ERROR_CATALOG = {
   clock_jump_too_large: SANDBOX_ERRORS.clock_jump_too_large,
   quota_exceeded: SANDBOX_ERRORS.quota_exceeded,
   too_many_fault_rules: SANDBOX_ERRORS.too_many_fault_rules,
+  fault_rule_unbounded: SANDBOX_ERRORS.fault_rule_unbounded,
   snapshot_exists: SANDBOX_ERRORS.snapshot_exists,
   snapshot_ids_taken: SANDBOX_ERRORS.snapshot_ids_taken,
   snapshot_limit_reached: SANDBOX_ERRORS.snapshot_limit_reached,
