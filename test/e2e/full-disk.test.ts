@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutgoingWebhook } from '../../src/webhooks/sender.js';
 import { CPF } from '../support/customers.js';
+import { post, signIn } from '../support/dashboard-session.js';
 import { fullDiskSandbox, until } from '../support/failing-disk.js';
 import { createEndpoint } from '../support/webhooks.js';
 
@@ -54,6 +55,19 @@ describe('--data on a disk that fills up (the journal cannot be written)', () =>
     const control = await sandbox.json<Problem>('POST', '/v3/sandbox/clock/advance', { body: { by: '1h' } });
     expect([control.status, control.body.code]).toEqual([503, 'storage_unavailable']);
     expect(control.headers.get('retry-after')).toBe(retryAfter);
+    // A token writes nothing: clients still get one, to read with.
+    expect(await sandbox.token()).toMatch(/^svc_at_/);
+    // A dashboard action says why on the page it returns to (its API call answered 503).
+    const { cookie, csrf } = await signIn(sandbox);
+    const action = await post(sandbox, '/dashboard/faults/clear', cookie, { _csrf: csrf });
+    expect(action.status).toBe(303);
+    const flash = action.headers.getSetCookie().find((c) => c.startsWith('credit_sandbox_flash=')) ?? '';
+    const page = await sandbox.app.request('/dashboard/faults', {
+      headers: { cookie: `${cookie}; ${flash.split(';')[0]}` },
+    });
+    expect(await page.text()).toContain(
+      'Storage unavailable: The sandbox cannot save changes right now: the disk is full',
+    );
     // Reads keep working.
     expect((await sandbox.json('GET', `/v3/customers/${(kept.body as { id: string }).id}`)).status).toBe(200);
 

@@ -8,7 +8,7 @@ import type { AppEnv } from '../env.js';
  * Holds the response of every request that may have written until the write is durable, and
  * answers only what happened:
  * - while the store cannot write (`persistence.health`), the request is refused before it runs
- *   (`storage_unavailable`, with Retry-After);
+ *   (`storage_unavailable`, with Retry-After), except a token request, which writes nothing;
  * - a flush that fails rolls back every change that was not durable and rejects with
  *   StorageUnavailableError (answered `storage_unavailable` by the app's error handler);
  * - a rollback while this request ran (another request's write failed) may have undone this
@@ -21,7 +21,11 @@ import type { AppEnv } from '../env.js';
 export function durable(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const health = deps.persistence.health;
   return async (c, next) => {
-    if (!health.writable) throw health.refusal();
+    if (!health.writable) {
+      // A token is stateless: clients (and the dashboard's sign-in) still get one, to read with.
+      if (c.req.path === TOKEN_PATH) return next();
+      throw health.refusal();
+    }
     const epoch = health.enter();
     try {
       await next();
@@ -32,6 +36,8 @@ export function durable(deps: AppDeps): MiddlewareHandler<AppEnv> {
     }
   };
 }
+
+const TOKEN_PATH = '/v3/auth/token';
 
 async function flush(deps: AppDeps, partnerId: string | undefined): Promise<void> {
   try {
