@@ -207,7 +207,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         // Bodies left unread by an early answer are dealt with by `honest` (src/http/early-answers.ts).
         autoCleanupIncoming: false,
         createServer: ((serverOptions: ServerOptions, app: RequestListener) =>
-          createServer(serverOptions, guardListener(listen(app), log))) as typeof createServer,
+          createServer(
+            serverOptions,
+            guardListener(listen(app), log, () => config.publicUrl),
+          )) as typeof createServer,
         serverOptions: slowClientServerOptions({
           headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
           requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from './deps.js';
+import { problemTypeUrl } from './problem.js';
 
 /**
  * Node's request handler, guarded: whatever it throws (or rejects with) is logged and answered
@@ -7,7 +8,11 @@ import type { Logger } from './deps.js';
  * end the process on an exception thrown from a 'request' listener. The app answers its own
  * errors (see error-answer.ts); this catches what happens around it (fast paths, the access log).
  */
-export function guardListener(listener: RequestListener, log: Logger): RequestListener {
+export function guardListener(
+  listener: RequestListener,
+  log: Logger,
+  publicUrl: () => string,
+): RequestListener {
   const failed = (res: ServerResponse, error: unknown) => {
     try {
       log.error('a request failed outside the app', error);
@@ -19,7 +24,7 @@ export function guardListener(listener: RequestListener, log: Logger): RequestLi
       return;
     }
     const body = JSON.stringify({
-      type: 'about:blank',
+      type: problemTypeUrl(publicUrl(), 'internal_error'),
       title: 'Internal server error',
       status: 500,
       detail: 'The sandbox failed unexpectedly; the error was logged. It is safe to retry.',
