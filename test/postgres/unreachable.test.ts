@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  DEFAULT_PARTNER_ID,
+} from '../../src/domain/default-partner.js';
+import { startServer } from '../../src/server.js';
 import { CPF } from '../support/customers.js';
+import { plantUnwritableRow } from '../support/throwing-rows.js';
 import { freshDatabase, query } from './support/database.js';
 import { type DatabaseLink, startDatabaseLink } from './support/database-link.js';
 import { type Instance, startInstance, stopInstance } from './support/fleet.js';
@@ -72,5 +79,39 @@ describe('shared mode while PostgreSQL cannot be reached', () => {
     expect(output.match(/storage: cannot write/g)).toHaveLength(1);
     expect(output.match(/storage: writes work again/g)).toHaveLength(1);
     expect(output).not.toMatch(/unexpected error|internal_error/);
+  });
+});
+
+describe('shared mode: a database flush that throws', () => {
+  it('refuses the write of a row JSON cannot hold (write_failed), applies nothing of it, and serves on', async () => {
+    const databaseUrl = await freshDatabase('flush_throws');
+    const errors: string[] = [];
+    const server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      databaseUrl,
+      clockMode: 'frozen',
+      webhookHttpHosts: [],
+      rateLimit: 0,
+      credential: { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET },
+      log: { info: () => {}, error: (message) => void errors.push(message) },
+    });
+    try {
+      const api = httpSandbox(() => server.url);
+      expect((await api.json('GET', '/v3/customers')).status).toBe(200);
+      plantUnwritableRow(server.deps.store, DEFAULT_PARTNER_ID);
+      const refused = await api.json<Problem>('POST', '/v3/customers', {
+        body: { cpf: CPF.plain, name: 'Lost' },
+      });
+      expect([refused.status, refused.body.code]).toEqual([503, 'write_failed']);
+      expect(await query(databaseUrl, 'SELECT id FROM customers')).toEqual([]);
+      // The partner was reloaded from the database: the row is gone, writes work again.
+      const kept = await api.json('POST', '/v3/customers', { body: { cpf: CPF.plain, name: 'Kept' } });
+      expect(kept.status).toBe(201);
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(errors.some((line) => /refused by the database/.test(line))).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 });
