@@ -90,6 +90,15 @@ logged=$(grep -c 'storage: cannot write' "$work/serve.log")
 [ "$logged" = 1 ] && ok "the condition is logged once" || bad "logged $logged times"
 grep -q 'internal_error\|unexpected error' "$work/serve.log" && bad "an internal error was logged" || ok "no internal error, no stack trace per request"
 
+# A new sandbox cannot even save its default partner there: it says why and exits 1.
+node dist/cli/main.js serve --port 0 --host 127.0.0.1 --data "$mnt/fresh.json" >"$work/fresh.log" 2>&1
+code=$?
+if [ "$code" = 1 ] && grep -q 'cannot start: the disk is full (ENOSPC)' "$work/fresh.log" && ! grep -q '    at ' "$work/fresh.log"; then
+  ok "a new sandbox on the full disk exits 1 saying the disk is full, no stack trace"
+else
+  bad "a new sandbox on the full disk: exit $code, $(head -c 400 "$work/fresh.log")"
+fi
+
 rm -f "$mnt/filler"
 back=''
 for _ in $(seq 1 50); do
