@@ -68,6 +68,7 @@ export const ERROR_CATALOG = {
   webhook_url_not_allowed: WEBHOOK_ERRORS.webhook_url_not_allowed,
   unknown_event_pattern: WEBHOOK_ERRORS.unknown_event_pattern,
   webhook_endpoint_disabled: WEBHOOK_ERRORS.webhook_endpoint_disabled,
+  too_many_previous_secrets: WEBHOOK_ERRORS.too_many_previous_secrets,
   credit_offer_expired: CREDIT_ERRORS.credit_offer_expired,
   credit_offer_already_accepted: CREDIT_ERRORS.credit_offer_already_accepted,
   amount_out_of_range: CREDIT_ERRORS.amount_out_of_range,

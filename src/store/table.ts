@@ -30,7 +30,14 @@ export class Table<T extends { id: string }> implements PersistedTable {
   /** Off in memory-only mode, so nothing accumulates that no backend will ever take. */
   tracking = false;
 
-  constructor(readonly name: string) {}
+  /**
+   * `upgrade` reads a row that comes from outside the running process (a journal, a database, a
+   * snapshot) in the current shape, when a record type changed since such rows were written.
+   */
+  constructor(
+    readonly name: string,
+    private readonly upgrade?: (row: T) => T,
+  ) {}
 
   /** Registers an index and feeds it the rows already present; returns it for typed use. */
   index<I extends TableIndex<T>>(index: I): I {
@@ -155,7 +162,8 @@ export class Table<T extends { id: string }> implements PersistedTable {
   apply(changes: { upserts: readonly T[]; deletes: readonly string[] }): void {
     this.deleteAll(changes.deletes);
     const added: T[] = [];
-    for (const row of changes.upserts) {
+    const upserts = this.upgrade ? changes.upserts.map(this.upgrade) : changes.upserts;
+    for (const row of upserts) {
       if (this.rows.has(row.id)) this.replace(row);
       else added.push(row);
     }
@@ -201,7 +209,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
 
   load(rows: readonly T[]): void {
     this.clear();
-    this.insertAll(rows);
+    this.insertAll(this.upgrade ? rows.map(this.upgrade) : rows);
     this.dirty.clear();
   }
 }
