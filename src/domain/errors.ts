@@ -28,6 +28,7 @@ export const ERROR_CATALOG = {
   validation_failed: HTTP_ERRORS.validation_failed,
   unsupported_charset: HTTP_ERRORS.unsupported_charset,
   json_too_deep: HTTP_ERRORS.json_too_deep,
+  request_timeout: HTTP_ERRORS.request_timeout,
   invalid_cursor: HTTP_ERRORS.invalid_cursor,
   unsupported_content_type: HTTP_ERRORS.unsupported_content_type,
   body_too_large: HTTP_ERRORS.body_too_large,
@@ -118,6 +119,11 @@ export interface ApiErrorOptions {
   errors?: FieldError[];
   /** Extra response headers (e.g. Retry-After on 429). */
   headers?: Record<string, string>;
+  /**
+   * The status to answer instead of the code's own: only for an endpoint whose status table (the
+   * spec's) lacks the code's status (see `withStatus`).
+   */
+  status?: number;
 }
 
 /** A refusal that the HTTP layer renders as a problem document. `detail` says what failed and how to fix it. */
@@ -133,11 +139,20 @@ export class ApiError extends Error {
     super(detail);
     this.name = 'ApiError';
     this.code = code;
-    this.status = ERROR_CATALOG[code].status;
+    this.status = options.status ?? ERROR_CATALOG[code].status;
     this.title = ERROR_CATALOG[code].title;
     this.param = options.param;
     this.errors = options.errors;
     this.headers = options.headers;
+  }
+
+  /** The same problem (code, detail, param, errors, headers) answered with another status. */
+  withStatus(status: number): ApiError {
+    const options: ApiErrorOptions = { status };
+    if (this.param !== undefined) options.param = this.param;
+    if (this.errors !== undefined) options.errors = this.errors;
+    if (this.headers !== undefined) options.headers = this.headers;
+    return new ApiError(this.code, this.message, options);
   }
 }
 

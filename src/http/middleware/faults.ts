@@ -5,7 +5,7 @@ import { type FaultPlan, pickFault, planFault } from '../../domain/faults/decide
 import type { FaultRuleRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { problemBody } from '../problem.js';
+import { problemBody, problemResponse } from '../problem.js';
 import { isInProcess } from '../self-fetch.js';
 import {
   answerTruncated,
@@ -85,7 +85,10 @@ async function act(
       await wait(plan.ms);
       return passOn(next);
     case 'status':
-      if (!plan.afterProcessing) throw statusError(plan.status, plan.retryAfterSeconds);
+      // Answered here, not thrown: a rule's status is exactly the rule's, even where the spec's
+      // table has no such status (the app's error handler would fit it to the table).
+      if (!plan.afterProcessing)
+        return problemResponse(c, statusError(plan.status, plan.retryAfterSeconds), deps.config.publicUrl);
       await next();
       return lostAnswer(deps, c, plan.status);
     case 'reset':
