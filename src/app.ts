@@ -41,7 +41,7 @@ import { problemResponse } from './http/problem.js';
 import type { createRouter } from './http/router.js';
 import { registerSelfFetch, SELF_FETCH_ENV } from './http/self-fetch.js';
 import { signingPageRoutes } from './http/signing-page.js';
-import { bodyTooLarge, fitToSpecTable, unsupportedContentType } from './http/spec-status-table.js';
+import { bodyTooLarge, unsupportedContentType } from './http/spec-status-table.js';
 import { SplitRouter } from './http/split-router.js';
 import { CodedError } from './lib/coded-error.js';
 
@@ -187,10 +187,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     );
   });
 
-  // Every thrown refusal ends here: on the spec's table endpoints, with a status of the row.
-  app.onError((error, c) =>
-    problemResponse(c, fitToSpecTable(c.req.method, c.req.path, toApiError(error, deps, c.req)), publicUrl()),
-  );
+  // Every thrown refusal ends here (on the spec's table endpoints with a status of the row).
+  app.onError((error, c) => problemResponse(c, toApiError(error, deps, c.req), publicUrl()));
   return app;
 }
 

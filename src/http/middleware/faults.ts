@@ -85,10 +85,12 @@ async function act(
       await wait(plan.ms);
       return passOn(next);
     case 'status':
-      // Answered here, not thrown: a rule's status is exactly the rule's, even where the spec's
-      // table has no such status (the app's error handler would fit it to the table).
-      if (!plan.afterProcessing)
-        return problemResponse(c, statusError(plan.status, plan.retryAfterSeconds), deps.config.publicUrl);
+      // A rule's status is exactly the rule's, even where the spec's table has no such status.
+      if (!plan.afterProcessing) {
+        return problemResponse(c, statusError(plan.status, plan.retryAfterSeconds), deps.config.publicUrl, {
+          asIs: true,
+        });
+      }
       await next();
       return lostAnswer(deps, c, plan.status);
     case 'reset':
