@@ -185,4 +185,50 @@ describe('secret rotation: every previous secret keeps its own announced expiry'
       's2',
     ]);
   });
+
+  it('exports them in a snapshot, and imports an export that an older version wrote (one previous secret)', async () => {
+    const before = sandbox();
+    const rx = await receiver();
+    const ep = await createEndpoint(before, { url: rx.url });
+    const first = await rotate(before, ep.id, 3600);
+    const second = await rotate(before, ep.id, 7200);
+    expect((await before.json('POST', '/v3/sandbox/snapshots', { body: { name: 'keys' } })).status).toBe(201);
+    const exported = await before.request('GET', '/v3/sandbox/snapshots/keys/export');
+    const document = (await exported.json()) as { tables: { webhook_endpoints: Record<string, unknown>[] } };
+    const [row] = document.tables.webhook_endpoints;
+    expect(row?.previous_secrets).toEqual([
+      { secret: first.body.secret, expires_at: '2026-03-02T14:00:00.000Z' },
+      { secret: ep.secret, expires_at: '2026-03-02T13:00:00.000Z' },
+    ]);
+    const importInto = async (target: TestSandbox, body: unknown) =>
+      target.app.request('/v3/sandbox/snapshots/import', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await target.token()}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+
+    const fresh = sandbox();
+    expect((await importInto(fresh, document)).status).toBe(201);
+    const secrets = { s0: ep.secret, s1: first.body.secret, s2: second.body.secret };
+    expect(verifiedBy(secrets, await deliverOne(fresh, rx))).toEqual(['s0', 's1', 's2']);
+
+    // The same endpoint as an older version exported it, after one rotation.
+    const { previous_secrets: _list, ...rest } = row as Record<string, unknown>;
+    const legacy = {
+      ...rest,
+      secret: first.body.secret,
+      previous_secret: ep.secret,
+      previous_secret_expires_at: '2026-03-02T13:00:00.000Z',
+    };
+    const older = sandbox();
+    const imported = await importInto(older, {
+      ...document,
+      tables: { ...document.tables, webhook_endpoints: [legacy] },
+    });
+    expect(imported.status).toBe(201);
+    expect(verifiedBy({ s0: ep.secret, s1: first.body.secret }, await deliverOne(older, rx))).toEqual([
+      's0',
+      's1',
+    ]);
+  });
 });
