@@ -28,8 +28,10 @@ export function answerSlowClientsAsProblems(
   const inFlight = new WeakMap<Socket, { method: string; path: string; res: ServerResponse }>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const request = inFlight.get(socket);
-    // Nothing may be written once an answer has started on this connection.
-    if (socket.writable && !request?.res.headersSent) {
+    // Node's own check (its default handler reads the same field): nothing may be written once
+    // the answer in flight on this connection has started.
+    const answering = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (socket.writable && !answering?.headersSent) {
       socket.write(
         error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? timeoutAnswer(request, publicUrl())
