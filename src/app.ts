@@ -193,7 +193,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     );
   });
 
-  // The one place an exception becomes an answer (a problem with the request id); never throws.
+  // The one place an exception becomes an answer (a problem with the request id; on the spec's
+  // table endpoints with a status of the row); never throws.
   app.onError((error, c) => errorResponse(c, error, deps, MAX_BODY_BYTES));
   return app;
 }

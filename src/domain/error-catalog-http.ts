@@ -22,6 +22,11 @@ export const HTTP_ERRORS = {
     title: 'JSON nested too deeply',
     help: 'The JSON body nests arrays and objects deeper than the sandbox reads (64 levels). No endpoint needs more than a few.',
   },
+  request_timeout: {
+    status: 400,
+    title: 'Request not received in time',
+    help: "The whole request must arrive in time: its headers within `--headers-timeout` (5 s), headers and body within `--request-timeout` (10 s). A body sent more slowly, or shorter than its `Content-Length`, is answered this and the connection is closed. Send the whole body at once, with its real length. (HTTP would say 408; the spec's status tables have no 408, so 400 — or 422 where the endpoint's table has no 400.)",
+  },
   invalid_cursor: {
     status: 400,
     title: 'Invalid pagination cursor',

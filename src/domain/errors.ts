@@ -28,6 +28,7 @@ export const ERROR_CATALOG = {
   validation_failed: HTTP_ERRORS.validation_failed,
   unsupported_charset: HTTP_ERRORS.unsupported_charset,
   json_too_deep: HTTP_ERRORS.json_too_deep,
+  request_timeout: HTTP_ERRORS.request_timeout,
   invalid_cursor: HTTP_ERRORS.invalid_cursor,
   unsupported_content_type: HTTP_ERRORS.unsupported_content_type,
   body_too_large: HTTP_ERRORS.body_too_large,
@@ -68,6 +69,7 @@ export const ERROR_CATALOG = {
   webhook_url_not_allowed: WEBHOOK_ERRORS.webhook_url_not_allowed,
   unknown_event_pattern: WEBHOOK_ERRORS.unknown_event_pattern,
   webhook_endpoint_disabled: WEBHOOK_ERRORS.webhook_endpoint_disabled,
+  too_many_previous_secrets: WEBHOOK_ERRORS.too_many_previous_secrets,
   credit_offer_expired: CREDIT_ERRORS.credit_offer_expired,
   credit_offer_already_accepted: CREDIT_ERRORS.credit_offer_already_accepted,
   amount_out_of_range: CREDIT_ERRORS.amount_out_of_range,
@@ -120,8 +122,8 @@ export interface ApiErrorOptions {
   /** Extra response headers (e.g. Retry-After on 429). */
   headers?: Record<string, string>;
   /**
-   * Another status than the catalog's, for the one code whose status depends on the operation
-   * (`storage_unavailable`: 500 on the operations of the spec's status table).
+   * The status to answer instead of the code's own: only for an endpoint whose status table (the
+   * spec's) lacks the code's status (see `withStatus`; `storage_unavailable` is 500 there).
    */
   status?: number;
 }
@@ -144,6 +146,15 @@ export class ApiError extends Error {
     this.param = options.param;
     this.errors = options.errors;
     this.headers = options.headers;
+  }
+
+  /** The same problem (code, detail, param, errors, headers) answered with another status. */
+  withStatus(status: number): ApiError {
+    const options: ApiErrorOptions = { status };
+    if (this.param !== undefined) options.param = this.param;
+    if (this.errors !== undefined) options.errors = this.errors;
+    if (this.headers !== undefined) options.headers = this.headers;
+    return new ApiError(this.code, this.message, options);
   }
 }
 

@@ -27,6 +27,7 @@ import type { SnapshotRecord } from './snapshot-records.js';
 import { type PersistedTable, Table } from './table.js';
 import { bySeq, copyMeta, type Snapshot, type StoreMeta, type TableChanges } from './types.js';
 import { deliveryIndexes, webhookEndpointIndexes } from './webhook-indexes.js';
+import { upgradeEndpointRow } from './webhook-records.js';
 
 export type { Snapshot, StoreMeta } from './types.js';
 
@@ -84,7 +85,7 @@ export class Store {
   readonly transactions = new Table<TransactionRecord>('transactions');
   readonly transactionIdx = transactionIndexes(this.transactions);
 
-  readonly webhookEndpoints = new Table<WebhookEndpointRecord>('webhook_endpoints');
+  readonly webhookEndpoints = new Table<WebhookEndpointRecord>('webhook_endpoints', upgradeEndpointRow);
   readonly webhookEndpointIdx = webhookEndpointIndexes(this.webhookEndpoints);
   readonly deliveries = new Table<DeliveryRecord>('webhook_deliveries');
   readonly deliveryIdx = deliveryIndexes(this.deliveries);

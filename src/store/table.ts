@@ -50,7 +50,14 @@ export class Table<T extends { id: string }> implements PersistedTable {
   tracking = false;
   undoing = false;
 
-  constructor(readonly name: string) {}
+  /**
+   * `upgrade` reads a row that comes from outside the running process (a journal, a database, a
+   * snapshot) in the current shape, when a record type changed since such rows were written.
+   */
+  constructor(
+    readonly name: string,
+    private readonly upgrade?: (row: T) => T,
+  ) {}
 
   /** Registers an index and feeds it the rows already present; returns it for typed use. */
   index<I extends TableIndex<T>>(index: I): I {
@@ -203,7 +210,8 @@ export class Table<T extends { id: string }> implements PersistedTable {
   apply(changes: { upserts: readonly T[]; deletes: readonly string[] }): void {
     this.deleteAll(changes.deletes);
     const added: T[] = [];
-    for (const row of changes.upserts) {
+    const upserts = this.upgrade ? changes.upserts.map(this.upgrade) : changes.upserts;
+    for (const row of upserts) {
       if (this.rows.has(row.id)) this.replace(row);
       else added.push(row);
     }
@@ -249,7 +257,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
 
   load(rows: readonly T[]): void {
     this.clear();
-    this.insertAll(rows);
+    this.insertAll(this.upgrade ? rows.map(this.upgrade) : rows);
     this.forgetChanges();
   }
 
