@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
 import { TOMBSTONE_TABLE } from '../store/change-set.js';
 import type { WriteGuard } from '../store/postgres/postgres-persistence.js';
+import { StorageUnavailableError } from '../store/storage-health.js';
 import { type ClusterOptions, DEFAULT_LEASE_MS } from './cluster-options.js';
 import { type Held, IdleUnloader } from './idle-unload.js';
 import { LeaseTable, type LeaseView } from './leases.js';
@@ -74,6 +75,11 @@ export class Cluster implements WriteGuard {
   /** How many partners this instance holds in memory. */
   get resident(): number {
     return this.owned.size;
+  }
+
+  /** A database error as a request meets it: an unreachable database is `storage_unavailable`. */
+  storageError(error: unknown): unknown {
+    return this.options.persistence.storageError(error);
   }
 
   /**
@@ -231,7 +237,10 @@ export class Cluster implements WriteGuard {
         await this.claim(partnerId);
       }
     } catch (error) {
-      this.options.log.error('shared mode: lease renewal or sweep failed', error);
+      // An unreachable database is logged once, by the storage health; retried at every tick.
+      if (!(this.storageError(error) instanceof StorageUnavailableError)) {
+        this.options.log.error('shared mode: lease renewal or sweep failed', error);
+      }
     } finally {
       this.ticking = false;
     }

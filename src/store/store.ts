@@ -3,6 +3,7 @@ import { creditOfferIndexes, loanIndexes, transactionIndexes } from './credit-in
 import { biometricsSessionIndexes, customerIndexes } from './customer-indexes.js';
 import { HeapIndex } from './heap-index.js';
 import { byField, SortedIndex } from './indexes.js';
+import { PartnerRemovals } from './partner-removals.js';
 import { PARTNER_STREAM_PREFIX, type RandomCounterRecord } from './random-counters.js';
 import type {
   BiometricsSessionRecord,
@@ -26,17 +27,11 @@ import { RequestLogTable } from './request-log-table.js';
 import type { AnswerFilter } from './request-ring.js';
 import type { SnapshotRecord } from './snapshot-records.js';
 import { type PersistedTable, Table } from './table.js';
-import type { StoreMeta, TableChanges } from './types.js';
+import { bySeq, copyMeta, type Snapshot, type StoreMeta, type TableChanges } from './types.js';
 import { deliveryIndexes, webhookEndpointIndexes } from './webhook-indexes.js';
+import { upgradeEndpointRow } from './webhook-records.js';
 
-/** Everything the store persists, as written to `--data FILE`. */
-export interface Snapshot {
-  version: 1;
-  meta: StoreMeta;
-  tables: Record<string, unknown[]>;
-}
-
-export type { StoreMeta } from './types.js';
+export type { Snapshot, StoreMeta } from './types.js';
 
 export interface StoreOptions {
   /** How a logged answer is shown once it leaves the request log (the inspector's redaction). */
@@ -92,7 +87,7 @@ export class Store {
   readonly transactions = new Table<TransactionRecord>('transactions');
   readonly transactionIdx = transactionIndexes(this.transactions);
 
-  readonly webhookEndpoints = new Table<WebhookEndpointRecord>('webhook_endpoints');
+  readonly webhookEndpoints = new Table<WebhookEndpointRecord>('webhook_endpoints', upgradeEndpointRow);
   readonly webhookEndpointIdx = webhookEndpointIndexes(this.webhookEndpoints);
   readonly deliveries = new Table<DeliveryRecord>('webhook_deliveries');
   readonly deliveryIdx = deliveryIndexes(this.deliveries);
@@ -124,8 +119,9 @@ export class Store {
   /** Tables in the order they are written and restored. */
   private readonly tables: PersistedTable[] = [];
   private tracking = false;
-  /** Partners removed for good since the last change set (see `purgePartner`). */
-  private purged: string[] = [];
+  private undoing = false;
+  /** Partners removed for good (see `purgePartner`). */
+  readonly removals = new PartnerRemovals(() => this.tables.filter((table) => table !== this.tombstones));
   private readonly evictionListeners: ((partnerId: string) => void)[] = [];
 
   constructor(signingKey: string, options: StoreOptions = {}) {
@@ -143,7 +139,7 @@ export class Store {
   /** Adds tables to the snapshot; later modules call this for the tables they own. */
   register(...tables: PersistedTable[]): void {
     this.tables.push(...tables);
-    for (const table of tables) table.tracking = this.tracking;
+    for (const table of tables) Object.assign(table, { tracking: this.tracking, undoing: this.undoing });
   }
 
   /**
@@ -152,8 +148,7 @@ export class Store {
    * in one write. Live views of the partner end (as on eviction).
    */
   purgePartner(partnerId: string): void {
-    for (const table of this.tables) if (table !== this.tombstones) table.evictPartner(partnerId);
-    if (this.tracking) this.purged.push(partnerId);
+    this.removals.remove(partnerId, this.tracking, this.undoing);
     for (const listener of this.evictionListeners) listener(partnerId);
   }
 
@@ -199,10 +194,30 @@ export class Store {
     }
   }
 
-  /** Starts recording change sets; a persistence backend that writes them calls this once. */
-  trackChanges(): void {
+  /** Starts recording change sets (a backend that writes them calls this once); `undo`: see `rollBack`. */
+  trackChanges(options: { undo?: boolean } = {}): void {
     this.tracking = true;
-    for (const table of this.tables) table.tracking = true;
+    this.undoing = options.undo === true;
+    for (const table of this.tables) Object.assign(table, { tracking: true, undoing: this.undoing });
+  }
+
+  /** A change set taken earlier was written: its rows need no undo any more. */
+  settle(changes: ChangeSet): void {
+    for (const table of this.tables) {
+      const rows = changes.tables[table.name];
+      if (rows) table.settle?.(rows);
+    }
+    this.removals.settle(changes.purged);
+  }
+
+  /**
+   * A write failed: with `undo` tracking, every row changed since the last durable write goes back
+   * to what a restart would load (the request log keeps its entries). Returns how many rows moved.
+   */
+  rollBack(): number {
+    const moved = this.tables.reduce((sum, table) => sum + (table.rollBack?.() ?? 0), 0);
+    this.removals.rolledBack();
+    return moved;
   }
 
   /** Every row inserted, updated or deleted since the last call, per table; then forgets them. */
@@ -212,18 +227,14 @@ export class Store {
       const changes = table.takeChanges();
       if (changes.upserts.length > 0 || changes.deletes.length > 0) tables[table.name] = changes;
     }
-    if (this.purged.length === 0) return { meta: copyMeta(this.meta), tables };
-    const purged = this.purged;
-    this.purged = [];
-    return { meta: copyMeta(this.meta), tables, purged };
+    const purged = this.removals.take();
+    return purged ? { meta: copyMeta(this.meta), tables, purged } : { meta: copyMeta(this.meta), tables };
   }
 
   /** Replays a change set written earlier (journal replay, loading from a database). */
   applyChangeSet(changes: ChangeSet): void {
     this.meta = copyMeta(changes.meta);
-    for (const id of changes.purged ?? []) {
-      for (const table of this.tables) if (table !== this.tombstones) table.evictPartner(id);
-    }
+    for (const id of changes.purged ?? []) this.removals.replay(id);
     for (const table of this.tables) {
       const rows = changes.tables[table.name];
       if (rows) table.apply(rows);
@@ -282,13 +293,4 @@ export class Store {
   tableNames(): string[] {
     return this.tables.map((table) => table.name);
   }
-}
-
-/** A copy that shares nothing mutable (the random counters change on every seeded draw). */
-function copyMeta(meta: StoreMeta): StoreMeta {
-  return { ...meta, ...(meta.random_counters && { random_counters: { ...meta.random_counters } }) };
-}
-
-function bySeq(a: { seq: number }, b: { seq: number }): number {
-  return a.seq - b.seq;
 }

@@ -1,29 +1,8 @@
-import type { TableChanges, TableIndex } from './types.js';
+import { PartnerGroups, rowPartnerId } from './partner-groups.js';
+import type { PersistedTable, TableChanges, TableIndex } from './types.js';
 
-export type { TableIndex } from './types.js';
-
-/** What the store asks of every table it persists (rows keyed by `id`, owned by a partner). */
-export interface PersistedTable {
-  readonly name: string;
-  /** Whether changes are recorded for `takeChanges` (off in memory-only mode). */
-  tracking: boolean;
-  readonly size: number;
-  takeChanges(): TableChanges;
-  forgetChanges(): void;
-  apply(changes: { upserts: readonly { id: string }[]; deletes: readonly string[] }): void;
-  dump(): { id: string }[];
-  load(rows: readonly { id: string }[]): void;
-  deleteWhere(predicate: (row: { id: string }) => boolean): number;
-  /** Drops a partner's rows from memory without recording deletes. */
-  evictPartner(partnerId: string): number;
-  /** Whether a row of the partner was inserted or updated since the last `takeChanges`. */
-  hasChangesOf(partnerId: string): boolean;
-}
-
-/** The partner a row belongs to: its `partner_id`, or its own id (a partner row). */
-export function rowPartnerId(row: { id: string }): string {
-  return (row as { partner_id?: string }).partner_id ?? row.id;
-}
+export { rowPartnerId } from './partner-groups.js';
+export type { PersistedTable, TableIndex } from './types.js';
 
 /**
  * An in-memory table of immutable rows keyed by `id`. Rows are replaced, never mutated, so an
@@ -31,19 +10,27 @@ export function rowPartnerId(row: { id: string }): string {
  */
 export class Table<T extends { id: string }> implements PersistedTable {
   private readonly rows = new Map<string, T>();
-  /**
-   * The rows of each partner: what a partner's eviction, deletion or snapshot reads, in the
-   * partner's size rather than the table's (an instance holding thousands of partners drops one
-   * without a pass over every row).
-   */
-  private readonly byPartner = new Map<string, Map<string, T>>();
+  private readonly byPartner = new PartnerGroups<T>();
   private readonly indexes: TableIndex<T>[] = [];
   /** Ids touched since the last `takeChanges()`: true = the row exists now, false = deleted. */
   private readonly dirty = new Map<string, boolean>();
+  /**
+   * Ids touched since the last durable write (taken or not), with the version durable then
+   * (undefined: no row). Rows are immutable, so this holds references, not copies.
+   */
+  private readonly undo = new Map<string, T | undefined>();
   /** Off in memory-only mode, so nothing accumulates that no backend will ever take. */
   tracking = false;
+  undoing = false;
 
-  constructor(readonly name: string) {}
+  /**
+   * `upgrade` reads a row that comes from outside the running process (a journal, a database, a
+   * snapshot) in the current shape, when a record type changed since such rows were written.
+   */
+  constructor(
+    readonly name: string,
+    private readonly upgrade?: (row: T) => T,
+  ) {}
 
   /** Registers an index and feeds it the rows already present; returns it for typed use. */
   index<I extends TableIndex<T>>(index: I): I {
@@ -67,39 +54,20 @@ export class Table<T extends { id: string }> implements PersistedTable {
   insert(row: T): T {
     if (this.rows.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
     this.rows.set(row.id, row);
-    this.group(row);
-    if (this.tracking) this.dirty.set(row.id, true);
+    this.byPartner.add(row);
+    if (this.tracking) this.touch(row.id, undefined, true);
     for (const index of this.indexes) index.add(row);
     return row;
   }
 
   /** How many rows the partner holds here (one map lookup). */
   partnerCount(partnerId: string): number {
-    return this.byPartner.get(partnerId)?.size ?? 0;
+    return this.byPartner.count(partnerId);
   }
 
   /** The partner's rows, in insertion order (a copy). */
   partnerRows(partnerId: string): T[] {
-    const group = this.byPartner.get(partnerId);
-    return group ? [...group.values()] : [];
-  }
-
-  private group(row: T): void {
-    const key = rowPartnerId(row);
-    let group = this.byPartner.get(key);
-    if (!group) {
-      group = new Map();
-      this.byPartner.set(key, group);
-    }
-    group.set(row.id, row);
-  }
-
-  private ungroup(row: T): void {
-    const key = rowPartnerId(row);
-    const group = this.byPartner.get(key);
-    if (!group) return;
-    group.delete(row.id);
-    if (group.size === 0) this.byPartner.delete(key);
+    return this.byPartner.rows(partnerId);
   }
 
   /** Replaces the stored row with the same id (which must exist) and returns the new row. */
@@ -107,12 +75,8 @@ export class Table<T extends { id: string }> implements PersistedTable {
     const old = this.rows.get(row.id);
     if (!old) throw new Error(`${this.name}: no row ${row.id} to replace`);
     this.rows.set(row.id, row);
-    if (rowPartnerId(old) === rowPartnerId(row)) this.byPartner.get(rowPartnerId(row))?.set(row.id, row);
-    else {
-      this.ungroup(old);
-      this.group(row);
-    }
-    if (this.tracking) this.dirty.set(row.id, true);
+    this.byPartner.replace(old, row);
+    if (this.tracking) this.touch(row.id, old, true);
     for (const index of this.indexes) {
       if (index.replace) index.replace(old, row);
       else {
@@ -135,8 +99,8 @@ export class Table<T extends { id: string }> implements PersistedTable {
     if (!old) return undefined;
     for (const index of this.indexes) index.remove(old);
     this.rows.delete(id);
-    this.ungroup(old);
-    if (this.tracking) this.dirty.set(id, false);
+    this.byPartner.remove(old);
+    if (this.tracking) this.touch(id, old, false);
     return old;
   }
 
@@ -162,8 +126,9 @@ export class Table<T extends { id: string }> implements PersistedTable {
       if (!predicate(row)) continue;
       for (const index of this.indexes) index.remove(row);
       this.rows.delete(row.id);
-      this.ungroup(row);
+      this.byPartner.remove(row);
       this.dirty.delete(row.id);
+      this.undo.delete(row.id);
       evicted++;
     }
     return evicted;
@@ -171,7 +136,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
 
   hasChangesOf(partnerId: string): boolean {
     if (this.dirty.size === 0) return false;
-    for (const id of this.byPartner.get(partnerId)?.keys() ?? []) if (this.dirty.has(id)) return true;
+    for (const id of this.byPartner.ids(partnerId)) if (this.dirty.has(id)) return true;
     return false;
   }
 
@@ -179,14 +144,17 @@ export class Table<T extends { id: string }> implements PersistedTable {
    * Drops the rows of a partner (`partner_id`, or the id of the partner row itself) as
    * `evictWhere` does, in the partner's size: the indexes remove them in bulk.
    */
-  evictPartner(partnerId: string): number {
-    const group = this.byPartner.get(partnerId);
-    if (!group) return 0;
-    this.byPartner.delete(partnerId);
-    const removed = [...group.values()];
+  evictPartner(partnerId: string, removal = false): number {
+    const removed = this.byPartner.take(partnerId);
+    if (removed.length === 0) return 0;
     for (const row of removed) {
       this.rows.delete(row.id);
       this.dirty.delete(row.id);
+      // A removal keeps each row's durable version for a rollback (a row not durable yet has
+      // none: gone either way); an eviction keeps nothing.
+      if (!removal || !this.undoing) this.undo.delete(row.id);
+      else if (!this.undo.has(row.id)) this.undo.set(row.id, row);
+      else if (this.undo.get(row.id) === undefined) this.undo.delete(row.id);
     }
     for (const index of this.indexes) {
       if (index.removeAll) index.removeAll(removed);
@@ -196,7 +164,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
   }
 
   clear(): void {
-    if (this.tracking) for (const id of this.rows.keys()) this.dirty.set(id, false);
+    if (this.tracking) for (const [id, row] of this.rows) this.touch(id, row, false);
     this.rows.clear();
     this.byPartner.clear();
     for (const index of this.indexes) index.clear();
@@ -221,13 +189,41 @@ export class Table<T extends { id: string }> implements PersistedTable {
   /** Forgets pending changes (after a restore: what was loaded is already durable). */
   forgetChanges(): void {
     this.dirty.clear();
+    this.undo.clear();
+  }
+
+  settle(changes: TableChanges): void {
+    if (this.undo.size === 0) return;
+    for (const row of changes.upserts) this.settleRow(row.id, row as T);
+    for (const id of changes.deletes) this.settleRow(id, undefined);
+  }
+
+  rollBack(): number {
+    const moved = this.undo.size;
+    const tracking = this.tracking;
+    this.tracking = false;
+    try {
+      for (const [id, before] of this.undo) {
+        const now = this.rows.get(id);
+        if (before === undefined) {
+          if (now) this.delete(id);
+        } else if (!now) this.insert(before);
+        else if (now !== before) this.replace(before);
+      }
+    } finally {
+      this.tracking = tracking;
+    }
+    this.undo.clear();
+    this.dirty.clear();
+    return moved;
   }
 
   /** Applies a change set's rows for this table, as a replay (inserts or replaces, deletes). */
   apply(changes: { upserts: readonly T[]; deletes: readonly string[] }): void {
     this.deleteAll(changes.deletes);
     const added: T[] = [];
-    for (const row of changes.upserts) {
+    const upserts = this.upgrade ? changes.upserts.map(this.upgrade) : changes.upserts;
+    for (const row of upserts) {
       if (this.rows.has(row.id)) this.replace(row);
       else added.push(row);
     }
@@ -246,8 +242,8 @@ export class Table<T extends { id: string }> implements PersistedTable {
       if (!old) continue;
       removed.push(old);
       this.rows.delete(id);
-      this.ungroup(old);
-      if (this.tracking) this.dirty.set(id, false);
+      this.byPartner.remove(old);
+      if (this.tracking) this.touch(id, old, false);
     }
     for (const index of this.indexes) {
       if (index.removeAll) index.removeAll(removed);
@@ -260,8 +256,8 @@ export class Table<T extends { id: string }> implements PersistedTable {
     for (const row of rows) {
       if (this.rows.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
       this.rows.set(row.id, row);
-      this.group(row);
-      if (this.tracking) this.dirty.set(row.id, true);
+      this.byPartner.add(row);
+      if (this.tracking) this.touch(row.id, undefined, true);
     }
     for (const index of this.indexes) {
       if (index.addAll) index.addAll(rows);
@@ -275,7 +271,26 @@ export class Table<T extends { id: string }> implements PersistedTable {
 
   load(rows: readonly T[]): void {
     this.clear();
-    this.insertAll(rows);
-    this.dirty.clear();
+    this.insertAll(this.upgrade ? rows.map(this.upgrade) : rows);
+    this.forgetChanges();
+  }
+
+  /** Records a change of a row; `old` is its version before this change (undefined: none). */
+  private touch(id: string, old: T | undefined, exists: boolean): void {
+    this.dirty.set(id, exists);
+    if (this.undoing && !this.undo.has(id)) this.undo.set(id, old);
+  }
+
+  settleRemoved(partnerIds: ReadonlySet<string>): void {
+    for (const [id, durable] of this.undo) {
+      if (durable !== undefined && partnerIds.has(rowPartnerId(durable))) this.undo.delete(id);
+    }
+  }
+
+  /** `durable` (undefined: no row) was just written for this id. */
+  private settleRow(id: string, durable: T | undefined): void {
+    // Changed again since it was taken: undoing that later change goes back to what was written.
+    if (this.dirty.has(id)) this.undo.set(id, durable);
+    else this.undo.delete(id);
   }
 }

@@ -1,6 +1,7 @@
 import { fixedClock } from '../engine/clock.js';
 import type { Engine } from '../engine/engine.js';
-import type { Persistence } from '../store/persistence.js';
+import { type Persistence, WriteFailedError } from '../store/persistence.js';
+import { StorageUnavailableError } from '../store/storage-health.js';
 import type { Store } from '../store/store.js';
 import {
   type AttemptResult,
@@ -25,6 +26,11 @@ export interface WebhookDelivery {
   close(): Promise<void>;
   /** Re-schedules a partner's attempts that were in flight when its rows were written (takeover). */
   resumePartner(partnerId: string): void;
+  /**
+   * The store can write again after a rollback: attempts whose `queued` or `sending` mark came
+   * back without an attempt in memory are scheduled again (every partner).
+   */
+  resumeAfterRollback(): void;
   /**
    * Forgets the partner's attempts waiting for a slot or in flight (a snapshot restore replaces
    * their world): the waiting ones are never sent, the outcome of those on the wire is never
@@ -108,23 +114,48 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
       options.onAttempt?.(outcomeOf(result));
       if (abandoned.has(attempt)) return;
       recordAttemptOutcome(engine.context(attempt.partnerId, fixedClock(attempt.dueAtMs)), attempt, result);
-      persistence
-        .flush()
-        .catch((error: unknown) => onError('persisting a webhook delivery outcome failed', error));
+      persistence.flush().catch((error: unknown) => {
+        // Rolled back: the delivery is sent again once the store can write (resumeAfterRollback).
+        if (!(error instanceof StorageUnavailableError))
+          onError('persisting a webhook delivery outcome failed', error);
+      });
     },
   });
 
+  // Attempts waiting for the flush that makes them (and the event behind them) durable.
+  const unflushed = new Set<Promise<void>>();
   engine.handle(ATTEMPT_JOB, (ctx, payload) => {
     const deliveryId = String(payload.delivery_id);
     const tried = store.deliveries.get(deliveryId)?.attempts.length ?? 0;
     const attempt = beginAttempt(ctx, deliveryId);
-    if (attempt) {
-      outstanding.add(attempt);
-      dispatcher.dispatch(attempt);
-    } else if ((store.deliveries.get(deliveryId)?.attempts.length ?? 0) > tried) {
-      options.onAttempt?.('dropped'); // webhook chaos failed it without sending
+    if (!attempt) {
+      // Webhook chaos failed it without sending.
+      if ((store.deliveries.get(deliveryId)?.attempts.length ?? 0) > tried) options.onAttempt?.('dropped');
+      return;
     }
+    outstanding.add(attempt);
+    // Sent only once durable: an event whose write fails is rolled back and never reaches anyone.
+    const waiting: Promise<void> = persistence
+      .flush()
+      .then(
+        () => sendIfKept(attempt),
+        (error: unknown) => {
+          if (error instanceof WriteFailedError && !error.partnerIds.includes(attempt.partnerId)) {
+            sendIfKept(attempt); // another partner's rows were refused; this one's were written
+            return;
+          }
+          outstanding.delete(attempt);
+          if (!(error instanceof StorageUnavailableError))
+            onError('persisting a webhook attempt failed', error);
+        },
+      )
+      .finally(() => unflushed.delete(waiting));
+    unflushed.add(waiting);
   });
+  // An attempt a restore abandoned meanwhile is not sent.
+  const sendIfKept = (attempt: PreparedAttempt): void => {
+    if (outstanding.has(attempt)) dispatcher.dispatch(attempt);
+  };
 
   const abandonPartner = (partnerId: string): AbandonedAttempt[] => {
     const out: AbandonedAttempt[] = [];
@@ -153,6 +184,8 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   // A partner that leaves memory takes nothing along: what waits is never sent from here, and the
   // outcome of what is on the wire is not recorded (its new owner, if any, sends it again).
   store.onEvicted((partnerId) => void abandonPartner(partnerId));
+  // A removal that could not be written put the partner back: its deliveries go out again.
+  store.removals.onRestored(resumePartner);
 
   const busy = (partnerId: string): boolean => {
     for (const attempt of outstanding) if (attempt.partnerId === partnerId) return true;
@@ -160,6 +193,17 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
       store.deliveryIdx.byStatus.has(`${partnerId}|queued`) ||
       store.deliveryIdx.byStatus.has(`${partnerId}|sending`)
     );
+  };
+
+  const resumeAfterRollback = (): void => {
+    const inMemory = new Set([...outstanding].map((attempt) => attempt.deliveryId));
+    for (const partner of store.partners.values()) {
+      for (const status of ['queued', 'sending']) {
+        for (const row of [...store.deliveryIdx.byStatus.rows(`${partner.id}|${status}`)]) {
+          if (!inMemory.has(row.id)) resumeInterruptedDelivery(engine.context(partner.id), row.id);
+        }
+      }
+    }
   };
 
   /** Whether some partner has a job due now that its timer is about to run. */
@@ -175,12 +219,13 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     async idle(timeoutMs = 10_000) {
       const deadline = performance.now() + timeoutMs;
       for (;;) {
-        if (dispatcher.pending > 0) {
+        if (unflushed.size > 0 || dispatcher.pending > 0) {
           let timer: NodeJS.Timeout | undefined;
           const timeout = new Promise<void>((resolve) => {
             timer = setTimeout(resolve, Math.max(1, deadline - performance.now()));
           });
-          await Promise.race([dispatcher.settled(), timeout]);
+          const settled = unflushed.size > 0 ? Promise.race(unflushed) : dispatcher.settled();
+          await Promise.race([settled, timeout]);
           clearTimeout(timer);
         } else if (dueJobWaiting()) {
           await delay(1);
@@ -196,6 +241,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
       await undici?.close();
     },
     resumePartner,
+    resumeAfterRollback,
     abandonPartner,
     busy,
   };

@@ -86,8 +86,11 @@ describe('partner lifetime', () => {
         sandbox.request('PATCH', '/v3/sandbox/partners/ptn_default', { body: { expires_in: 60 } }),
       ),
     ).toMatchObject({ status: 403, code: 'partner_protected' });
-    // A malformed id is a clear 4xx, never a 500.
-    expect((await sandbox.request('DELETE', '/v3/sandbox/partners/ptn_0000%00')).status).toBe(400);
+    // A malformed id is a clear 4xx, never a 500: it names nothing, like an id that does not exist.
+    expect(await problem(sandbox.request('DELETE', '/v3/sandbox/partners/ptn_0000%00'))).toMatchObject({
+      status: 404,
+      code: 'resource_not_found',
+    });
     expect((await sandbox.request('DELETE', `/v3/sandbox/partners/${'x'.repeat(100_000)}`)).status).toBe(404);
   });
 

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { type ChangeSet, isEmptyChangeSet } from '../change-set.js';
 import { type Persistence, WriteFailedError } from '../persistence.js';
+import { StorageHealth, StorageUnavailableError } from '../storage-health.js';
 import type { Store } from '../store.js';
 import {
   describeUnsaved,
@@ -10,10 +10,11 @@ import {
   partnersOf,
   splitRemovals,
   withoutPartners,
-} from './change-set-parts.js';
+} from './change-parts.js';
 import { type FlushOutcome, flushStatement } from './flush-statement.js';
 import { purgePartners } from './purge.js';
-import { existingTables, mergeChangeSets, readTableRows, type StoredRow } from './rows.js';
+import { mergeChangeSets, readTableRows, type StoredRow } from './rows.js';
+import { describeDatabaseError, isDatabaseUnreachable } from './unreachable.js';
 
 /**
  * Shared mode's say in each write. Each flush statement checks the leases of the partners whose
@@ -55,10 +56,20 @@ export class PartnerNotOwnedError extends Error {
  * changes are then written in a transaction of their own, and the partners whose write still
  * fails are rolled back (dropped from memory, reloaded from the database on their next request).
  * The flush rejects with a WriteFailedError naming them; the other partners' writes stand.
+ *
+ * A database that cannot be reached (see isDatabaseUnreachable) fails the whole flush: its
+ * partners are rolled back the same way, `health` refuses writes until `SELECT 1` answers again
+ * (tried every second), and the flush rejects with StorageUnavailableError.
  */
 export class PostgresPersistence implements Persistence {
   guard: WriteGuard | undefined;
   onWrite: ((seconds: number) => void) | undefined;
+  readonly health = new StorageHealth({
+    probe: async () => {
+      await this.pool.query('SELECT 1');
+    },
+    describe: describeDatabaseError,
+  });
   private writing: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private unwritten: ChangeSet | null = null;
@@ -68,33 +79,6 @@ export class PostgresPersistence implements Persistence {
     private readonly store: Store,
   ) {
     store.trackChanges();
-  }
-
-  /** Checks that the database has a table for each store table (a migration missing is a bug). */
-  async checkSchema(): Promise<void> {
-    const present = await existingTables(this.pool);
-    const missing = this.store.tableNames().filter((name) => !present.has(name));
-    if (missing.length > 0) {
-      throw new Error(`PostgreSQL has no table for ${missing.join(', ')}: add a migration that creates it`);
-    }
-  }
-
-  /**
-   * The token-signing key every instance shares: the first instance to start stores its own (fresh,
-   * or derived from `--seed`), the others (and restarts) read it, so a token from one instance is
-   * valid on all.
-   */
-  async loadSigningKey(): Promise<void> {
-    await this.pool.query(
-      "INSERT INTO sandbox_meta (key, value) VALUES ('signing_key', $1::jsonb) ON CONFLICT (key) DO NOTHING",
-      [JSON.stringify(this.store.meta.signing_key || randomBytes(32).toString('base64url'))],
-    );
-    const result = await this.pool.query<{ value: string }>(
-      "SELECT value FROM sandbox_meta WHERE key = 'signing_key'",
-    );
-    const key = result.rows[0]?.value;
-    if (typeof key !== 'string') throw new Error('sandbox_meta has no signing_key');
-    this.store.meta.signing_key = key;
   }
 
   /**
@@ -144,8 +128,18 @@ export class PostgresPersistence implements Persistence {
     try {
       await this.flush();
     } finally {
+      this.health.stop();
       await this.pool.end();
     }
+  }
+
+  /**
+   * A database error as a request should meet it: one saying the database cannot be reached
+   * becomes StorageUnavailableError (and `health` refuses writes until it is back); any other is
+   * returned as it is.
+   */
+  storageError(error: unknown): unknown {
+    return isDatabaseUnreachable(error) ? this.health.failed(error, describeDatabaseError(error)) : error;
   }
 
   private async write(): Promise<void> {
@@ -157,24 +151,49 @@ export class PostgresPersistence implements Persistence {
     if (!removals) return this.writeRows(changes);
     let failed: unknown;
     try {
+      if (!this.health.writable) throw this.health.refusal();
       await purgePartners(this.pool, this.store.tableNames(), removals.partnerIds, removals.tombstones);
     } catch (error) {
       // Not removed: the partners are read back from the database (their tombstones dropped).
-      failed = error;
-      await this.rollBack(removals.partnerIds);
+      failed = isDatabaseUnreachable(error) ? this.storageError(error) : error;
+      // Unreachable: nothing can be read back either; the partners reload once it answers.
+      if (failed instanceof StorageUnavailableError) this.rollBackAll(removals.partnerIds);
+      else await this.rollBack(removals.partnerIds);
     }
     if (!isEmptyChangeSet(removals.rest)) await this.writeRows(removals.rest);
-    if (failed) throw new WriteFailedError(removals.partnerIds, 'the removal of the partner(s)', failed);
+    if (failed === undefined) return;
+    if (failed instanceof StorageUnavailableError) throw failed;
+    throw new WriteFailedError(removals.partnerIds, 'the removal of the partner(s)', failed);
   }
 
   private async writeRows(changes: ChangeSet): Promise<void> {
     const partnerIds = partnersOf(changes);
+    if (!this.health.writable) {
+      // Refused until the database answers again: what is pending goes, as a failed write's does.
+      this.rollBackAll(partnerIds);
+      throw this.health.refusal();
+    }
     try {
       await this.writeChecked(changes, partnerIds);
     } catch (error) {
       if (!(error instanceof StatementFailed)) throw error;
+      if (isDatabaseUnreachable(error.cause)) {
+        this.rollBackAll(partnerIds);
+        throw this.health.failed(error.cause, describeDatabaseError(error.cause));
+      }
       await this.writeApart(changes, partnerIds, error.cause);
     }
+  }
+
+  /**
+   * The database cannot be reached: every partner of the flush is dropped from memory (the guard
+   * reloads each on its next request, once the database answers), writers in flight are told.
+   */
+  private rollBackAll(partnerIds: string[]): void {
+    this.unwritten = null;
+    this.health.rolledBack();
+    if (this.guard) this.guard.rolledBack(partnerIds);
+    else for (const id of partnerIds) this.store.evictPartner(id);
   }
 
   /**
@@ -184,7 +203,12 @@ export class PostgresPersistence implements Persistence {
   private async writeChecked(changes: ChangeSet, partnerIds: string[]): Promise<void> {
     const lease = this.guard ? { ...this.guard.lease(), partnerIds } : undefined;
     let outcome: FlushOutcome | undefined;
-    const statement = flushStatement(changes, lease);
+    let statement: ReturnType<typeof flushStatement>;
+    try {
+      statement = flushStatement(changes, lease);
+    } catch (error) {
+      throw new StatementFailed(error); // a row JSON cannot hold: refused like the database would
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         outcome = (await this.pool.query<FlushOutcome>(statement)).rows[0];

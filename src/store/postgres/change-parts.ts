@@ -1,8 +1,8 @@
 import { type ChangeSet, TOMBSTONE_TABLE } from '../change-set.js';
 import { rowPartner } from './rows.js';
 
-// Parts of a change set, as a flush writes them: a partner's rows alone, the deletes alone, the
-// removals of partners alone.
+// How a flush's change set is cut when the database refuses part of it: per partner, deletes
+// apart, and what a refusal leaves unsaved, for the error and the shutdown line.
 
 export function onlyPartner(changes: ChangeSet, partnerId: string): ChangeSet {
   const tables: ChangeSet['tables'] = {};
