@@ -4,9 +4,11 @@
 // it scrapes the server's own /metrics: RSS, heap, partners resident and total. With --data it
 // restarts the server at every quarter of the run and times the restart (restore line and first
 // /healthz). Bounded: RATE partners a second, stopped after MAX_MINUTES whatever was reached (the
-// summary says how far it got). One command:
+// summary says how far it got). With --delete-share S, that share of the partners (every 1/S-th)
+// deletes itself (DELETE /v3/sandbox/partners/{id} with its own token) once its customers exist;
+// the others expire. One command:
 //   npx tsx bench/partner-churn.ts --store memory|data|postgres [--partners 100000] [--rate 40]
-//     [--ttl 30] [--customers 3] [--max-minutes 60] [--out bench/partner-churn-memory.jsonl]
+//     [--ttl 30] [--customers 3] [--delete-share 0.5] [--max-minutes 60] [--out FILE.jsonl]
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -25,6 +27,7 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '40' },
     ttl: { type: 'string', default: '30' },
     customers: { type: 'string', default: '3' },
+    'delete-share': { type: 'string', default: '0' },
     workers: { type: 'string', default: '6' },
     'max-minutes': { type: 'string', default: '60' },
     out: { type: 'string' },
@@ -35,6 +38,8 @@ const PARTNERS = Number(args.partners);
 const RATE = Number(args.rate);
 const TTL_S = Number(args.ttl);
 const CUSTOMERS = Number(args.customers);
+const DELETE_SHARE = Number(args['delete-share']);
+const DELETE_EVERY = DELETE_SHARE > 0 ? Math.round(1 / DELETE_SHARE) : 0;
 const WORKERS = Number(args.workers);
 const MAX_MS = Number(args['max-minutes']) * 60_000;
 const OUT = args.out ?? join(tmpdir(), `partner-churn-${STORE}-${Date.now()}.jsonl`);
@@ -114,16 +119,19 @@ async function call(
   return text ? JSON.parse(text) : undefined;
 }
 
-/** One CI job's partner: created with a lifetime, its token, its customers. */
+/** One CI job's partner: created with a lifetime, its token, its customers; deleted by itself, or left to expire. */
 async function onePartner(base: string, bearer: string, n: number): Promise<void> {
   const partner = (await call(base, 'POST', '/v3/sandbox/partners', `Bearer ${bearer}`, {
     name: `churn-${n}`,
     expires_in: TTL_S,
-  })) as { client_id: string; client_secret: string };
+  })) as { id: string; client_id: string; client_secret: string };
   const basic = `Basic ${Buffer.from(`${partner.client_id}:${partner.client_secret}`).toString('base64')}`;
   const { access_token } = (await call(base, 'POST', '/v3/auth/token', basic)) as { access_token: string };
   for (const cpf of CPFS) {
     await call(base, 'POST', '/v3/customers', `Bearer ${access_token}`, { cpf, name: 'Churn Customer' });
+  }
+  if (DELETE_EVERY > 0 && n % DELETE_EVERY === 0) {
+    await call(base, 'DELETE', `/v3/sandbox/partners/${partner.id}`, `Bearer ${access_token}`);
   }
 }
 
@@ -181,6 +189,7 @@ async function main(): Promise<void> {
     rate: RATE,
     ttl_s: TTL_S,
     customers: CUSTOMERS,
+    delete_share: DELETE_SHARE,
     workers: WORKERS,
     load: loadavg(),
   });

@@ -15,6 +15,8 @@ export const SNAPSHOT_NAME = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
 export const MAX_SNAPSHOTS_PER_PARTNER = 20;
 export const MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024;
 export const MAX_PARTNER_SNAPSHOT_BYTES = 64 * 1024 * 1024;
+/** What the snapshots of every partner in one process's memory hold together, as JSON. */
+export const MAX_INSTANCE_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 
 export const SNAPSHOT_FORMAT = 'credit-sandbox-snapshot';
 export const SNAPSHOT_VERSION = 1;
@@ -111,6 +113,15 @@ export function keepSnapshot(
     throw new ApiError(
       'snapshot_limit_reached',
       `This partner's snapshots would hold ${kept + bytes} bytes together; at most ${MAX_PARTNER_SNAPSHOT_BYTES} are kept. Delete snapshots you no longer need.`,
+    );
+  }
+  // One pass over the instance's snapshots (at most 20 per partner) per save: a rare call.
+  let held = 0;
+  for (const row of store.snapshots.values()) if (row.id !== id) held += row.bytes;
+  if (held + bytes > MAX_INSTANCE_SNAPSHOT_BYTES) {
+    throw new ApiError(
+      'snapshot_limit_reached',
+      `The snapshots of every partner on this sandbox would hold ${held + bytes} bytes together; it keeps at most ${MAX_INSTANCE_SNAPSHOT_BYTES}. Delete snapshots you no longer need, or delete partners you are done with.`,
     );
   }
   const row: SnapshotRecord = {
