@@ -1,6 +1,7 @@
 import { expiredPartners, pruneTombstones, removePartner } from '../domain/partner-lifetime.js';
 import type { Logger } from '../http/deps.js';
 import type { Persistence } from '../store/persistence.js';
+import { StorageUnavailableError } from '../store/storage-health.js';
 import type { Store } from '../store/store.js';
 
 /** How often lifetimes are checked: an expired partner is refused at once anyway (at auth). */
@@ -33,7 +34,11 @@ export class PartnerSweeper {
   start(everyMs = SWEEP_EVERY_MS): void {
     this.timer = setInterval(() => {
       this.running ??= this.sweep()
-        .catch((error: unknown) => this.deps.log.error('partner lifetime sweep failed', error))
+        .catch((error: unknown) => {
+          // Said once by the storage health when it began, not every sweep.
+          if (!(error instanceof StorageUnavailableError))
+            this.deps.log.error('partner lifetime sweep failed', error);
+        })
         .finally(() => {
           this.running = undefined;
         });
@@ -50,6 +55,8 @@ export class PartnerSweeper {
   /** One sweep at real time `now` (tests move it); answers how many partners it removed. */
   async sweep(now = this.deps.realNow()): Promise<number> {
     const { store, persistence } = this.deps;
+    // A removal the store cannot write would be rolled back: the partners wait for a sweep that can.
+    if (!persistence.health.writable) return 0;
     let removed = 0;
     for (;;) {
       const expired = expiredPartners(store, now, BATCH);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_LIFETIME_SECONDS } from '../../src/domain/partner-lifetime.js';
+import { StorageHealth } from '../../src/store/storage-health.js';
 import { PartnerSweeper } from '../../src/tenancy/sweeper.js';
 import { holdingReceiver } from '../support/holding-receiver.js';
 import { partnerClient } from '../support/partner-client.js';
@@ -174,6 +175,31 @@ describe('partner lifetime', () => {
       code: 'partner_expired',
     });
     await expect(client.token()).rejects.toThrow(/401.*partner_expired/);
+  });
+
+  it('leaves expired partners to a later sweep while the store cannot write, and says nothing each time', async () => {
+    const sandbox = createTestSandbox();
+    const errors: string[] = [];
+    sandbox.deps.log = { info: () => {}, error: (message) => errors.push(message) };
+    let diskFull = true;
+    const health = new StorageHealth({
+      probe: async () => {
+        if (diskFull) throw new Error('ENOSPC: no space left on device');
+      },
+    });
+    sandbox.deps.persistence = { ...sandbox.deps.persistence, health };
+    const sweeper = new PartnerSweeper(sandbox.deps);
+    const partner = await createPartner(sandbox, { expires_in: 60 });
+    sandbox.realTime.tick(60_000);
+    health.failed(new Error('ENOSPC: no space left on device'));
+    expect(await sweeper.sweep()).toBe(0);
+    expect(rowsOf(sandbox.deps.store, partner.id)).not.toEqual({});
+    expect(errors).toEqual([]);
+    diskFull = false;
+    expect(await health.retry()).toBe(true);
+    expect(await sweeper.sweep()).toBe(1);
+    expect(rowsOf(sandbox.deps.store, partner.id)).toEqual({});
+    health.stop();
   });
 
   it('drops deliveries in flight and queued: nothing of them is recorded or sent after the delete', async () => {
