@@ -51,20 +51,21 @@ export function sandboxPartnerLifetimeRoutes(deps: AppDeps) {
    * The target partner in this instance's memory, or the answer of the instance that holds it
    * (shared mode). Checked first: only the partner itself or its creator may act on it.
    */
-  const target = async (c: Context<AppEnv>, id: string) => {
+  const target = async (c: Context<AppEnv>, id: string, body?: string) => {
     const caller = c.get('partner').id;
     const directory = deps.partnerDirectory;
     const found = deps.store.partners.get(id) ?? (await directory?.get(id));
     const partner = managedPartner(deps.store, caller, id, found);
     if (!directory || deps.store.partners.get(id)) return { partner };
-    const elsewhere = await directory.bring(id, c.req.raw);
+    // The body was read here: the instance holding the partner gets it as validated.
+    const elsewhere = await directory.bring(id, c.req.raw, body);
     return elsewhere ? { answer: elsewhere } : { partner: managedPartner(deps.store, caller, id) };
   };
 
   app.openapi(update, async (c) => {
     const { partner_id } = c.req.valid('param');
     const { expires_in } = c.req.valid('json');
-    const found = await target(c, partner_id);
+    const found = await target(c, partner_id, JSON.stringify({ expires_in }));
     if (found.answer) return found.answer as never;
     const now = deps.realNow();
     const updated = setLifetime(deps.store, found.partner, expires_in, now);

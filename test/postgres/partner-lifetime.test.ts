@@ -103,7 +103,7 @@ describe('partner lifetimes on PostgreSQL', () => {
         body: { expires_in: 3600 },
       },
     );
-    expect(extended.status).toBe(200);
+    expect(extended.status, JSON.stringify(extended.body)).toBe(200);
     expect(extended.body.expires_at).toBe('2026-03-02T13:00:00.000Z');
     time.ms += 120_000;
     expect(b.deps.store.partners.get(partner.id)?.expires_at_ms).toBe(Date.parse('2026-03-02T13:00:00Z'));
