@@ -2,6 +2,7 @@ import { JournalPersistence } from './journal/journal-persistence.js';
 import type { RecoveryReport } from './journal/recovery.js';
 import { memoryPersistence, type Persistence } from './persistence.js';
 import type { Store } from './store.js';
+import { ROWS_CHECKED, repairStoredData } from './stored-world-repair.js';
 
 export interface StorageOptions {
   /** `--data FILE`: the journal backend; in memory when absent. */
@@ -11,6 +12,8 @@ export interface StorageOptions {
   log: { info(message: string): void; error(message: string, error?: unknown): void };
   /** Milliseconds on a monotonic clock, to report how long the restore took. */
   now?: () => number;
+  /** Real time, epoch ms: a partner clock found out of range reads it again (see stored-world-repair). */
+  realNow?: () => number;
 }
 
 /**
@@ -26,6 +29,11 @@ export async function openPersistence(store: Store, options: StorageOptions): Pr
     onError: (message, error) => options.log.error(message, error),
   });
   for (const line of droppedLines(report)) options.log.error(line);
+  // Rows an older version let in unchecked (a snapshot import) are checked once per data file.
+  if (store.meta.rows_checked !== ROWS_CHECKED) {
+    repairStoredData(store, { realNow: (options.realNow ?? Date.now)(), log: options.log });
+    store.meta.rows_checked = ROWS_CHECKED;
+  }
   options.log.info(restoreLine(options.dataFile, report, now() - started));
   return persistence;
 }

@@ -164,8 +164,11 @@ export class Store {
     return removed;
   }
 
-  /** Next value of the store-wide insertion counter. */
+  /** Next value of the store-wide insertion counter, which must stay exact (see seq-repair.ts). */
   nextSeq(): number {
+    if (this.meta.seq >= Number.MAX_SAFE_INTEGER) {
+      throw new Error(`the insertion counter is at ${this.meta.seq}: it cannot count further exactly`);
+    }
     this.meta.seq += 1;
     return this.meta.seq;
   }

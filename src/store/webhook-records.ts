@@ -1,91 +1,115 @@
-/** Record shapes of webhooks: endpoints, their chaos settings, deliveries and attempts. */
+/**
+ * Record shapes of webhooks: endpoints, their chaos settings, deliveries and attempts. Each is a
+ * zod schema (imports and reloaded rows are checked against it) with its type derived from it.
+ */
+import { z } from 'zod';
+import { count, idOf, instant, partnerId, seq, text } from './record-rules.js';
 
-export type WebhookEndpointStatus = 'active' | 'disabled';
+const DELIVERY_STATUSES = [
+  'pending',
+  'queued',
+  'sending',
+  'succeeded',
+  'failed',
+  'skipped',
+  'cancelled',
+] as const;
 
-/** A partner's webhook endpoint. Secrets are kept in clear: the sandbox must sign with them. */
-export interface WebhookEndpointRecord {
-  id: string;
-  seq: number;
-  partner_id: string;
-  url: string;
-  /** Subscribed patterns as given (deduplicated); empty means every event. */
-  events: string[];
-  description: string;
-  status: WebhookEndpointStatus;
-  secret: string;
-  /** The secret before the last rotation, still signing until `previous_secret_expires_at`. */
-  previous_secret: string | null;
-  previous_secret_expires_at: string | null;
-  /** Deliberate misbehaviour of deliveries to this endpoint (absent or null: none). */
-  chaos?: ChaosSettings | null;
-  created_at: string;
-  updated_at: string;
-}
+/** Text a receiver sent (an answer's start, an error): kept as given, NUL stored as U+2400 like PostgreSQL does. */
+const receivedText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .transform((value) => (value.includes('\u0000') ? value.replaceAll('\u0000', '\u2400') : value))
+    .pipe(text(max));
 
 /** Webhook chaos of one endpoint: how often and how its deliveries misbehave, on purpose. */
-export interface ChaosSettings {
+export const ChaosSettingsSchema = z.strictObject({
   /** Probability that a successful delivery is sent a second time (same `webhook-id`). */
-  duplicate_rate: number;
+  duplicate_rate: z.number().min(0).max(1),
   /** Probability that an attempt fails before it is sent (then retried on the normal schedule). */
-  drop_rate: number;
+  drop_rate: z.number().min(0).max(1),
   /** Each first attempt waits a random time up to this on the partner clock. */
-  max_delay_ms: number;
+  max_delay_ms: count(0, 3_600_000),
   /** Delayed deliveries may overtake each other (otherwise they keep event order). */
-  reorder: boolean;
-}
+  reorder: z.boolean(),
+});
+
+/** A partner's webhook endpoint. Secrets are kept in clear: the sandbox must sign with them. */
+export const WebhookEndpointRecordSchema = z.strictObject({
+  id: idOf('we_'),
+  seq,
+  partner_id: partnerId,
+  /** Checked again by the import against the URL rules of the running sandbox. */
+  url: text(2048, 1),
+  /** Subscribed patterns as given (deduplicated); empty means every event. */
+  events: z.array(z.string().regex(/^(\*|[a-z_]+\.(\*|[a-z_]+))$/, 'must be an event pattern')).max(100),
+  description: text(500),
+  status: z.enum(['active', 'disabled']),
+  secret: z.string().regex(/^whsec_[A-Za-z0-9+/]{16,128}={0,2}$/, 'must be a whsec_ secret'),
+  /** The secret before the last rotation, still signing until `previous_secret_expires_at`. */
+  previous_secret: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]{16,128}={0,2}$/, 'must be a whsec_ secret')
+    .nullable(),
+  previous_secret_expires_at: instant.nullable(),
+  /** Deliberate misbehaviour of deliveries to this endpoint (absent or null: none). */
+  chaos: ChaosSettingsSchema.nullable().optional(),
+  created_at: instant,
+  updated_at: instant,
+});
 
 /** One chaotic act on a delivery, for the delivery log. */
-export interface ChaosActRecord {
-  act: 'delayed' | 'dropped' | 'duplicate';
+export const ChaosActRecordSchema = z.strictObject({
+  act: z.enum(['delayed', 'dropped', 'duplicate']),
   /** Partner-clock time of the act. */
-  at: string;
+  at: instant,
   /** `delayed`: how long the first attempt waits. */
-  delay_ms: number | null;
+  delay_ms: count(0, 3_600_000).nullable(),
   /** `dropped`: the attempt that was not sent. */
-  attempt_number: number | null;
+  attempt_number: count(1, 1000).nullable(),
   /** `duplicate`: the delivery that sends the event again. */
-  duplicate_delivery_id: string | null;
-}
-
-export type DeliveryStatus =
-  | 'pending'
-  | 'queued'
-  | 'sending'
-  | 'succeeded'
-  | 'failed'
-  | 'skipped'
-  | 'cancelled';
+  duplicate_delivery_id: idOf('dlv_').nullable(),
+});
 
 /** One HTTP attempt of a delivery; times are on the partner clock, `duration_ms` is real time. */
-export interface DeliveryAttemptRecord {
-  attempt_number: number;
-  attempted_at: string;
-  status_code: number | null;
-  duration_ms: number;
+export const DeliveryAttemptRecordSchema = z.strictObject({
+  attempt_number: count(1, 1000),
+  attempted_at: instant,
+  status_code: count(100, 999).nullable(),
+  duration_ms: z.number().min(0).max(86_400_000),
   /** The start of the receiver's answer (first 4 KB); null without an answer. */
-  response_body?: string | null;
-  error: string | null;
-  next_attempt_at: string | null;
-}
+  response_body: receivedText(8192).nullable().optional(),
+  error: receivedText(4096).nullable(),
+  next_attempt_at: instant.nullable(),
+});
 
 /** One event to one endpoint (message -> destination), with its attempts. */
-export interface DeliveryRecord {
-  id: string;
-  seq: number;
-  partner_id: string;
-  event_id: string;
-  event_type: string;
-  endpoint_id: string;
+export const DeliveryRecordSchema = z.strictObject({
+  id: idOf('dlv_'),
+  seq,
+  partner_id: partnerId,
+  event_id: idOf('evt_'),
+  event_type: z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'must be an event type'),
+  endpoint_id: idOf('we_'),
   /** `duplicate`: sent again on purpose by chaos (`duplicate_rate`). */
-  trigger: 'event' | 'redeliver' | 'duplicate';
-  status: DeliveryStatus;
-  attempts: DeliveryAttemptRecord[];
+  trigger: z.enum(['event', 'redeliver', 'duplicate']),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.array(DeliveryAttemptRecordSchema).max(1000),
   /** What webhook chaos did to this delivery (absent in data written before chaos existed). */
-  chaos?: ChaosActRecord[];
+  chaos: z.array(ChaosActRecordSchema).max(1000).optional(),
   /** Due time of the pending attempt, or of the attempt waiting for a slot / in flight. */
-  next_attempt_at: string | null;
+  next_attempt_at: instant.nullable(),
   /** The scheduled `webhook.attempt` job while `pending`. */
-  job_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+  job_id: idOf('job_').nullable(),
+  created_at: instant,
+  updated_at: instant,
+});
+
+export type ChaosSettings = z.infer<typeof ChaosSettingsSchema>;
+export type WebhookEndpointRecord = z.infer<typeof WebhookEndpointRecordSchema>;
+export type WebhookEndpointStatus = WebhookEndpointRecord['status'];
+export type ChaosActRecord = z.infer<typeof ChaosActRecordSchema>;
+export type DeliveryAttemptRecord = z.infer<typeof DeliveryAttemptRecordSchema>;
+export type DeliveryRecord = z.infer<typeof DeliveryRecordSchema>;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -1,5 +1,6 @@
 import { fixedClock } from '../engine/clock.js';
 import type { Engine } from '../engine/engine.js';
+import { idsPayload } from '../engine/job-payloads.js';
 import type { Persistence } from '../store/persistence.js';
 import type { Store } from '../store/store.js';
 import {
@@ -95,13 +96,17 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     },
   });
 
-  engine.handle(ATTEMPT_JOB, (ctx, payload) => {
-    const attempt = beginAttempt(ctx, String(payload.delivery_id));
-    if (attempt) {
-      outstanding.add(attempt);
-      dispatcher.dispatch(attempt);
-    }
-  });
+  engine.handle(
+    ATTEMPT_JOB,
+    (ctx, payload) => {
+      const attempt = beginAttempt(ctx, String(payload.delivery_id));
+      if (attempt) {
+        outstanding.add(attempt);
+        dispatcher.dispatch(attempt);
+      }
+    },
+    idsPayload({ delivery_id: 'dlv_' }),
+  );
 
   const abandonPartner = (partnerId: string): AbandonedAttempt[] => {
     const out: AbandonedAttempt[] = [];
