@@ -162,7 +162,7 @@ function refuseTakenTokens(deps: AppDeps, partnerId: string, rows: readonly Worl
     if (held && held.partner_id !== partnerId) {
       throw new ApiError(
         'snapshot_invalid',
-        `Row ${i} of "biometrics_sessions" (id ${session.id}): "token_hash" is held by a session of another partner of this sandbox. Nothing was imported.`,
+        `Row ${i} of "biometrics_sessions" (id "${session.id}"), field "token_hash": is held by a session of another partner of this sandbox. Nothing was imported.`,
         { param: `tables.biometrics_sessions[${i}].token_hash` },
       );
     }

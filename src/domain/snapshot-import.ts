@@ -31,8 +31,8 @@ function problemParam(problem: RowProblem): string {
 
 function describe(problem: RowProblem): string {
   const which = problem.id === undefined ? '' : ` (id ${JSON.stringify(problem.id).slice(0, 120)})`;
-  const field = problem.field === 'row' ? 'the row' : `"${problem.field}"`;
-  return `Row ${problem.index} of "${problem.table}"${which}: ${field} ${problem.message}.`;
+  const field = problem.field === 'row' ? '' : `, field "${problem.field}"`;
+  return `Row ${problem.index} of "${problem.table}"${which}${field}: ${problem.message}.`;
 }
 
 /** 422 `snapshot_invalid` naming the first problem (table, row id, field), listing up to 10. */
