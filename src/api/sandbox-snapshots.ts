@@ -19,6 +19,7 @@ import {
 import {
   importSnapshot,
   parseSnapshotUpload,
+  refuseWhenFull,
   restoreSnapshot,
   saveSnapshot,
   snapshotView,
@@ -207,12 +208,13 @@ export function sandboxSnapshotRoutes(deps: AppDeps) {
   app.openapi(importRoute, async (c) => {
     const query = c.req.valid('query');
     const body = new Uint8Array(await c.req.arrayBuffer());
-    const result = await oneImportAtATime(async () =>
-      importSnapshot(deps, c.get('partner').id, await parseSnapshotUpload(body), {
+    const result = await oneImportAtATime(async () => {
+      refuseWhenFull(deps);
+      return importSnapshot(deps, c.get('partner').id, await parseSnapshotUpload(body), {
         name: query.name,
         replace: query.replace === 'true',
-      }),
-    );
+      });
+    });
     c.header('Location', `/v3/sandbox/snapshots/${result.snapshot.name}`);
     return c.json(result, 201);
   });

@@ -2,7 +2,9 @@ import { ApiError } from '../domain/errors.js';
 import { readSnapshotDocument } from '../domain/snapshot-import.js';
 import {
   captureWorld,
+  DEFAULT_MAX_SNAPSHOT_BYTES_TOTAL,
   getSnapshot,
+  instanceSnapshotBytes,
   keepSnapshot,
   snapshotCounts,
   snapshotId,
@@ -78,6 +80,21 @@ export function restoreSnapshot(deps: AppDeps, partnerId: string, name: string) 
  * steps fails, the partner's world, clock and snapshot are put back as they were (a database that
  * refused the write has already reloaded the partner as it was), and the error is answered.
  */
+/**
+ * Refuses an import at once when the instance keeps as many snapshot bytes as it may already: no
+ * body is decompressed or parsed for an import that could not be kept anyway.
+ */
+export function refuseWhenFull(deps: AppDeps): void {
+  const max = deps.config.maxSnapshotBytesTotal ?? DEFAULT_MAX_SNAPSHOT_BYTES_TOTAL;
+  const held = instanceSnapshotBytes(deps.store);
+  if (held >= max) {
+    throw new ApiError(
+      'snapshot_storage_full',
+      `This sandbox instance keeps at most ${max} bytes of snapshots for all its partners together (--max-snapshot-bytes-total), and ${held} are kept. Delete snapshots you no longer need (this partner's or others'), or ask whoever runs the sandbox to raise the bound. Nothing was imported.`,
+    );
+  }
+}
+
 export async function importSnapshot(
   deps: AppDeps,
   partnerId: string,

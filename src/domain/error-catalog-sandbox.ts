@@ -20,7 +20,7 @@ export const SANDBOX_ERRORS = {
   clock_jump_too_large: {
     status: 422,
     title: 'Clock jump too large',
-    help: 'One advance moves a partner clock at most 3660 days (10 years), so a typo cannot make the sandbox run millions of jobs. Advance in several steps if you really need more.',
+    help: 'One advance moves a partner clock at most 3660 days (10 years), so a typo cannot make the sandbox run millions of jobs; advance in several steps if you really need more. A clock reads at most 9899-12-31T23:59:59.999Z, so everything it dates (due dates, offer validity, retries) stays within year 9999.',
   },
   quota_exceeded: {
     status: 422,

@@ -96,7 +96,11 @@ describe('snapshot imports with --data', () => {
     // What the old import let in: a null KYC item, seq 2^53 - 1, a clock at the end of time and a
     // snapshot holding the same; the counter then ran past MAX_SAFE_INTEGER, so the other
     // partner's next customers got equal numbers.
-    const bad = { ...firstRow(document, 'customers'), partner_id: DEFAULT_PARTNER_ID, kyc: [null] };
+    const bad: Record<string, unknown> = {
+      ...firstRow(document, 'customers'),
+      partner_id: DEFAULT_PARTNER_ID,
+      kyc: [null],
+    };
     store.customers.insert({ ...bad, seq: Number.MAX_SAFE_INTEGER } as unknown as CustomerRecord);
     const partner = store.partners.get(DEFAULT_PARTNER_ID);
     if (!partner) throw new Error('no default partner');

@@ -105,7 +105,7 @@ function editArbitrary(document: SnapshotDocument): fc.Arbitrary<Edit> {
   const paths = fieldPaths(document);
   const pool = valuesByField(document);
   const path = fc.constantFrom(...paths);
-  const reuse = path.chain((at) => {
+  const reuse = path.chain((at): fc.Arbitrary<Edit> => {
     const values = pool.get(String(at.at(-1))) ?? [];
     return values.length > 0
       ? fc.constantFrom(...values).map((value) => ({ kind: 'set' as const, path: at, value }))
