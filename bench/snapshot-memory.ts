@@ -161,6 +161,9 @@ async function measure(kind: 'strings' | 'rows'): Promise<{ lines: string[]; ok:
             headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip' },
             body: gz,
             reset: true,
+            // Imports wait their turn (one at a time per instance): minutes, on a loaded machine.
+            headersTimeout: 0,
+            bodyTimeout: 0,
           });
           const answer = await res.body.text();
           const status = res.statusCode;

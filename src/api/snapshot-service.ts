@@ -74,7 +74,8 @@ export function restoreSnapshot(deps: AppDeps, partnerId: string, name: string) 
 
 /**
  * Imports an export document into the partner, all or nothing. First the whole document is
- * checked (every row like the API's own writes; nothing is kept before that), then its rows get
+ * checked (every row like the API's own writes; nothing is kept before that; other requests are
+ * served between every 1,000 rows checked), then its rows get
  * fresh sequence numbers of this sandbox (in their order), then it is kept as the partner's
  * snapshot (`name`, or the document's), put in place and made durable. When any of those later
  * steps fails, the partner's world, clock and snapshot are put back as they were (a database that
@@ -101,11 +102,12 @@ export async function importSnapshot(
   document: unknown,
   options: { name?: string | undefined; replace: boolean },
 ) {
-  const imported = readSnapshotDocument(
+  const imported = await readSnapshotDocument(
     document,
     partnerId,
     snapshotTableNames(deps.store),
     worldRules(deps),
+    () => new Promise((resolve) => setImmediate(resolve)),
   );
   const name = options.name ?? imported.name;
   const taken = findTakenId(deps.store, partnerId, imported.world.tables);

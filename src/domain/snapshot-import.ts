@@ -1,6 +1,6 @@
 import { instant, LATEST_CLOCK_MS } from '../store/record-rules.js';
 import type { PartnerWorld, WorldRow, WorldTables } from '../store/snapshot-records.js';
-import { checkWorldRows, type RowProblem } from '../store/world-check.js';
+import { checkWorldRowsInSteps, type RowProblem } from '../store/world-check.js';
 import { isWorldTable } from '../store/world-schemas.js';
 import { ApiError } from './errors.js';
 import { checkWorldRules, type WorldRules } from './snapshot-rules.js';
@@ -49,15 +49,17 @@ function rowsInvalid(problems: readonly RowProblem[]): ApiError {
  * Checks a parsed export document whole and returns its world with every row moved to
  * `partnerId` (ids kept; an idempotency key's id names its partner, so that prefix moves too).
  * Every row is checked like the API's own writes (its table's schema, references inside the world,
- * the running sandbox's rules); the rows returned are the checked copies. Throws `snapshot_invalid`
- * naming the first problem; it never changes the store.
+ * the running sandbox's rules); the rows returned are the checked copies. `pause` runs every
+ * 1,000 rows (the caller lets other requests be served). Throws `snapshot_invalid` naming the first
+ * problem; it never changes the store.
  */
-export function readSnapshotDocument(
+export async function readSnapshotDocument(
   document: unknown,
   partnerId: string,
   tableNames: readonly string[],
   rules: WorldRules,
-): ImportedSnapshot {
+  pause: () => Promise<void> = async () => {},
+): Promise<ImportedSnapshot> {
   if (!isObject(document)) throw invalid('The document is not a JSON object.');
   if (document.format !== SNAPSHOT_FORMAT) {
     throw invalid(`"format" must be "${SNAPSHOT_FORMAT}".`, 'format');
@@ -113,9 +115,15 @@ export function readSnapshotDocument(
     }
     if (!Array.isArray(rows)) throw invalid(`"tables.${table}" must be an array of rows.`, `tables.${table}`);
   }
-  const checked = checkWorldRows(document.tables as Record<string, unknown[]>, source);
+  const checked = await run(
+    checkWorldRowsInSteps(document.tables as Record<string, unknown[]>, source),
+    pause,
+  );
   if (checked.problems.length > 0) throw rowsInvalid(checked.problems);
-  const ruled = [...checkWorldRules(checked.tables, rules), ...idempotencyProblems(checked.tables, source)];
+  const ruled = [
+    ...(await run(checkWorldRules(checked.tables, rules), pause)),
+    ...idempotencyProblems(checked.tables, source),
+  ];
   if (ruled.length > 0) throw rowsInvalid(ruled);
   return {
     name,
@@ -125,6 +133,15 @@ export function readSnapshotDocument(
       tables: moveRows(checked.tables, source, partnerId),
     },
   };
+}
+
+/** Runs a check to its end, letting `pause` run between its steps. */
+async function run<T>(steps: Generator<void, T>, pause: () => Promise<void>): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pause();
+  }
 }
 
 /** An idempotency key's id is `<partner> <key>`: one naming another partner would answer that partner's requests. */

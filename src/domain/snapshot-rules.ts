@@ -46,15 +46,17 @@ const CHECKS: { [table: string]: Check<never> } = {
 
 /**
  * The checks of a world that need the running sandbox (see WorldRules), over rows that passed
- * their schemas. Returns the problems, at most MAX_PROBLEMS.
+ * their schemas, pausing every 1,000 rows (see `checkWorldRowsInSteps`). Returns the problems, at
+ * most MAX_PROBLEMS.
  */
-export function checkWorldRules(tables: WorldTables, rules: WorldRules): RowProblem[] {
+export function* checkWorldRules(tables: WorldTables, rules: WorldRules): Generator<void, RowProblem[]> {
   const problems: RowProblem[] = [];
   const report = (table: string, index: number, row: WorldRow, field: string, message: string) =>
     problems.push({ table, index, id: row.id, field, message });
   for (const [table, rows] of Object.entries(tables)) {
     const check = CHECKS[table];
     for (let index = 0; index < rows.length && problems.length < MAX_PROBLEMS; index++) {
+      if (index > 0 && index % 1000 === 0) yield;
       const row = rows[index] as WorldRow;
       const found = check?.(row as never);
       if (found) report(table, index, row, found[0], found[1]);

@@ -1,150 +1,16 @@
 import type { z } from 'zod';
 import type { WorldRow, WorldTables } from './snapshot-records.js';
-import { isWorldTable, WORLD_ROW_SCHEMAS, type WorldRowOf, type WorldTableName } from './world-schemas.js';
+import { checkLinks } from './world-links.js';
+import { MAX_PROBLEMS, type RowProblem } from './world-problem.js';
+import { isWorldTable, WORLD_ROW_SCHEMAS } from './world-schemas.js';
 
-/** One row that fails a check: where it is, which field, and what is wrong. */
-export interface RowProblem {
-  table: string;
-  /** Position of the row in its table's array. */
-  index: number;
-  /** The row's id, when it has a readable one. */
-  id: string | undefined;
-  /** Dotted path of the field inside the row (`kyc.0.status`), or `id` / `seq` / `partner_id`. */
-  field: string;
-  message: string;
-}
+export { MAX_PROBLEMS, type RowProblem } from './world-problem.js';
 
 /** A world whose rows passed their schemas (parsed: every row is a fresh, checked object), or why not. */
 export interface CheckedWorld {
   tables: WorldTables;
   problems: RowProblem[];
 }
-
-/** Problems reported at most (the first one names the row in the answer's detail). */
-export const MAX_PROBLEMS = 10;
-
-/** Deliveries in these statuses are never sent again: their event or endpoint may be gone (events quota, deleted endpoint). */
-const FINAL_DELIVERY = new Set(['succeeded', 'failed', 'skipped', 'cancelled']);
-
-/** Payload fields of jobs that name a row, and the table that holds it. */
-const PAYLOAD_REFERENCES: Record<string, WorldTableName> = {
-  customer_id: 'customers',
-  document_id: 'documents',
-  credit_offer_id: 'credit_offers',
-  loan_id: 'loans',
-  transaction_id: 'transactions',
-  delivery_id: 'webhook_deliveries',
-};
-
-interface Reference {
-  /** The field as reported. */
-  field: string;
-  table: WorldTableName;
-  /** The ids the row names through this field (null: none). */
-  ids(row: never): (string | null | undefined)[];
-}
-
-const one = <T>(pick: (row: T) => string | null | undefined) => ((row: T) => [pick(row)]) as Reference['ids'];
-
-/**
- * Every id a row of the world names, and the table of the same world that must hold it. What the
- * API lets dangle is left out: a final delivery's event (dropped by the events quota) and endpoint
- * (deleted); those deliveries are never sent again.
- */
-const REFERENCES: { [T in WorldTableName]?: Reference[] } = {
-  customers: [
-    { field: 'review_job_id', table: 'jobs', ids: one<WorldRowOf<'customers'>>((r) => r.review_job_id) },
-    {
-      field: 'kyc.document_id',
-      table: 'documents',
-      ids: ((r: WorldRowOf<'customers'>) => r.kyc.map((item) => item.document_id)) as Reference['ids'],
-    },
-  ],
-  documents: [
-    { field: 'customer_id', table: 'customers', ids: one<WorldRowOf<'documents'>>((r) => r.customer_id) },
-  ],
-  biometrics_sessions: [
-    {
-      field: 'customer_id',
-      table: 'customers',
-      ids: one<WorldRowOf<'biometrics_sessions'>>((r) => r.customer_id),
-    },
-  ],
-  credit_offers: [
-    { field: 'customer_id', table: 'customers', ids: one<WorldRowOf<'credit_offers'>>((r) => r.customer_id) },
-    {
-      field: 'latest_simulation_id',
-      table: 'simulations',
-      ids: one<WorldRowOf<'credit_offers'>>((r) => r.latest_simulation_id),
-    },
-  ],
-  simulations: [
-    {
-      field: 'credit_offer_id',
-      table: 'credit_offers',
-      ids: one<WorldRowOf<'simulations'>>((r) => r.credit_offer_id),
-    },
-    { field: 'customer_id', table: 'customers', ids: one<WorldRowOf<'simulations'>>((r) => r.customer_id) },
-  ],
-  loans: [
-    { field: 'customer_id', table: 'customers', ids: one<WorldRowOf<'loans'>>((r) => r.customer_id) },
-    {
-      field: 'credit_offer_id',
-      table: 'credit_offers',
-      ids: one<WorldRowOf<'loans'>>((r) => r.credit_offer_id),
-    },
-    { field: 'simulation_id', table: 'simulations', ids: one<WorldRowOf<'loans'>>((r) => r.simulation_id) },
-  ],
-  transactions: [
-    { field: 'loan_id', table: 'loans', ids: one<WorldRowOf<'transactions'>>((r) => r.loan_id) },
-  ],
-  webhook_deliveries: [
-    {
-      field: 'event_id',
-      table: 'events',
-      ids: one<WorldRowOf<'webhook_deliveries'>>((r) => (FINAL_DELIVERY.has(r.status) ? null : r.event_id)),
-    },
-    {
-      field: 'endpoint_id',
-      table: 'webhook_endpoints',
-      ids: one<WorldRowOf<'webhook_deliveries'>>((r) =>
-        FINAL_DELIVERY.has(r.status) ? null : r.endpoint_id,
-      ),
-    },
-    { field: 'job_id', table: 'jobs', ids: one<WorldRowOf<'webhook_deliveries'>>((r) => r.job_id) },
-    {
-      field: 'chaos.duplicate_delivery_id',
-      table: 'webhook_deliveries',
-      ids: ((r: WorldRowOf<'webhook_deliveries'>) =>
-        (r.chaos ?? []).map((act) => act.duplicate_delivery_id)) as Reference['ids'],
-    },
-  ],
-  jobs: Object.entries(PAYLOAD_REFERENCES).map(([field, table]) => ({
-    field: `payload.${field}`,
-    table,
-    ids: ((r: WorldRowOf<'jobs'>) => {
-      const value = r.payload[field];
-      return [typeof value === 'string' ? value : null];
-    }) as Reference['ids'],
-  })),
-};
-
-/** Values that one row of a table may hold at most once in a world. */
-const UNIQUE: { [T in WorldTableName]?: { field: string; key(row: never): string | null }[] } = {
-  customers: [
-    { field: 'cpf', key: ((r: WorldRowOf<'customers'>) => r.cpf) as never },
-    { field: 'cnpj', key: ((r: WorldRowOf<'customers'>) => r.cnpj) as never },
-  ],
-  biometrics_sessions: [
-    { field: 'token_hash', key: ((r: WorldRowOf<'biometrics_sessions'>) => r.token_hash) as never },
-  ],
-  transactions: [
-    {
-      field: 'installment_number',
-      key: ((r: WorldRowOf<'transactions'>) => `${r.loan_id} ${r.installment_number}`) as never,
-    },
-  ],
-};
 
 function rowId(row: unknown): string | undefined {
   const id = (row as { id?: unknown } | null)?.id;
@@ -180,6 +46,9 @@ function schemaProblem(table: string, index: number, row: unknown, error: z.ZodE
   return { table, index, id: rowId(row), field, message: issue?.message ?? 'is invalid' };
 }
 
+/** Rows checked between two pauses of `checkWorldRowsInSteps`. */
+const ROWS_PER_STEP = 1000;
+
 /**
  * Checks every row of a world: its table's schema, its owner (`owner`), ids unique per table, then
  * (once every row is well formed) that every id a row names is a row of the same world and that
@@ -187,11 +56,26 @@ function schemaProblem(table: string, index: number, row: unknown, error: z.ZodE
  * (at most MAX_PROBLEMS, table by table). Never changes anything.
  */
 export function checkWorldRows(input: Record<string, readonly unknown[]>, owner: string): CheckedWorld {
-  // Rows of a table that is not an array (stored data of another shape) are one problem, not a crash.
+  const steps = checkWorldRowsInSteps(input, owner);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `checkWorldRows` one step at a time: it pauses after every ROWS_PER_STEP rows, so a caller can
+ * let the event loop serve other requests in between (a 16 MiB world takes a while to check).
+ */
+export function* checkWorldRowsInSteps(
+  input: Record<string, readonly unknown[]>,
+  owner: string,
+): Generator<void, CheckedWorld> {
   const problems: RowProblem[] = [];
   const tables: WorldTables = {};
   const full = () => problems.length >= MAX_PROBLEMS;
   for (const [table, rows] of Object.entries(input)) {
+    // Rows of a table that is not an array (stored data of another shape) are a problem, not a crash.
     if (!Array.isArray(rows)) {
       problems.push({ table, index: 0, id: undefined, field: 'row', message: 'is not an array of rows' });
       continue;
@@ -210,6 +94,7 @@ export function checkWorldRows(input: Record<string, readonly unknown[]>, owner:
     const out: WorldRow[] = [];
     const ids = new Set<string>();
     for (let index = 0; index < rows.length && !full(); index++) {
+      if (index > 0 && index % ROWS_PER_STEP === 0) yield;
       const row = rows[index];
       const parsed = schema.safeParse(row);
       if (!parsed.success) {
@@ -229,46 +114,4 @@ export function checkWorldRows(input: Record<string, readonly unknown[]>, owner:
   }
   if (problems.length === 0) checkLinks(tables, problems);
   return { tables, problems };
-}
-
-/** References and unique values, over rows that passed their schemas. */
-function checkLinks(tables: WorldTables, problems: RowProblem[]): void {
-  const held = new Map<string, Set<string>>();
-  const idsOf = (table: string) => {
-    let ids = held.get(table);
-    if (!ids) {
-      ids = new Set((tables[table] ?? []).map((row) => row.id));
-      held.set(table, ids);
-    }
-    return ids;
-  };
-  for (const [table, rows] of Object.entries(tables) as [WorldTableName, WorldRow[]][]) {
-    const references = REFERENCES[table] ?? [];
-    const unique = (UNIQUE[table] ?? []).map((u) => ({ ...u, seen: new Set<string>() }));
-    for (let index = 0; index < rows.length && problems.length < MAX_PROBLEMS; index++) {
-      const row = rows[index] as WorldRow;
-      for (const reference of references) {
-        for (const id of reference.ids(row as never)) {
-          if (id === null || id === undefined || idsOf(reference.table).has(id)) continue;
-          const message = `names ${id}, which is not a row of "${reference.table}" in this world`;
-          problems.push({ table, index, id: row.id, field: reference.field, message });
-        }
-      }
-      for (const u of unique) {
-        const key = u.key(row as never);
-        if (key === null) continue;
-        if (u.seen.has(key)) {
-          problems.push({
-            table,
-            index,
-            id: row.id,
-            field: u.field,
-            message: 'is held by another row of this world',
-          });
-        }
-        u.seen.add(key);
-      }
-    }
-  }
-  problems.splice(MAX_PROBLEMS);
 }
