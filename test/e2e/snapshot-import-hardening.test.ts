@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
 import { type PartnerClient, partnerClient } from '../support/partner-client.js';
@@ -156,5 +160,17 @@ describe('an imported world is untrusted input (real server)', () => {
     expect(hosted.status).toBe(422);
     expect(hosted.body).toMatchObject({ code: 'snapshot_invalid', param: 'tables.webhook_endpoints[0].url' });
     expect(String(hosted.body.detail)).toMatch(/hosted.*https/);
+  });
+
+  it('serve --snapshot refuses to start on a fixture with an unchecked row, naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'snapshot-fixture-'));
+    const file = join(dir, 'bad.snapshot.json.gz');
+    const bad = edited(await exportedWorld(), (doc) => {
+      firstRow(doc, 'loans').total_loan_amount = 1063.56;
+    });
+    writeFileSync(file, gzipSync(JSON.stringify(bad)));
+    await expect(startQuietServer({ snapshotFile: file })).rejects.toThrow(
+      /--snapshot .*bad\.snapshot\.json\.gz: Row 0 of "loans" \(id "ln_\w+"\), field "total_loan_amount"/,
+    );
   });
 });

@@ -17,8 +17,9 @@ afterAll(async () => {
   await Promise.all(running.map((server) => server.close().catch(() => {})));
 });
 
-async function start(databaseUrl: string, errors: string[] = []) {
+async function start(databaseUrl: string, errors: string[] = [], maxSnapshotBytesTotal?: number) {
   const server = await startServer({
+    maxSnapshotBytesTotal,
     port: 0,
     host: '127.0.0.1',
     databaseUrl,
@@ -93,6 +94,31 @@ describe('snapshot imports in shared mode (--database)', () => {
     expect(names.map((r) => r.name)).toEqual([document.name]);
     const stored = await query<{ name: string }>(url, "SELECT record->>'name' AS name FROM customers");
     expect(stored.map((r) => r.name)).not.toContain('Someone Else');
+  });
+
+  it('answers 400 json_too_deep in any encoding, 422 for NUL, and 507 once the instance keeps its bound', async () => {
+    const url = await freshDatabase('import_bounds');
+    const document = await exportedWorld();
+    const { send, api } = await start(url, [], JSON.stringify(document).length + 1000);
+    const token = await api.token();
+    const deep = `{"tables":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    for (const way of [{ gzip: true }, { contentType: 'application/octet-stream' }, { contentType: null }]) {
+      const res = await importRaw(send, token, deep, way);
+      expect(res.status, JSON.stringify(way)).toBe(400);
+      expect(res.body.code).toBe('json_too_deep');
+    }
+    const nul = edited(document, (doc) => {
+      firstRow(doc, 'customers').name = 'Maria\u0000';
+    });
+    expect((await importRaw(send, token, JSON.stringify(nul), { gzip: true })).body).toMatchObject({
+      code: 'snapshot_invalid',
+      param: 'tables.customers[0].name',
+    });
+    expect((await importRaw(send, token, JSON.stringify(document))).status).toBe(201);
+    const full = await importRaw(send, token, JSON.stringify(document), { query: '?name=again' });
+    expect(full.status).toBe(507);
+    expect(full.body.code).toBe('snapshot_storage_full');
+    expect(await query(url, "SELECT id FROM snapshots WHERE record->>'name' = 'again'")).toEqual([]);
   });
 
   it("repairs rows an older version let into the database when their partner loads; other partners' pages hold", async () => {
