@@ -40,7 +40,7 @@ export const CreditOfferRecordSchema = z
     max_installments: installmentCount.nullable(),
     due_date_rule: z.enum(['same_day_next_month']).nullable(),
     /** Fee on each simulation, percent of the requested amount ("0.00" for individuals). */
-    fee_percentage: z.string().regex(/^\d{1,3}(\.\d{1,8})?$/, 'must be a percentage like "1.50"'),
+    fee_percentage: z.string().regex(/^\d{1,3}(\.\d{1,40})?$/, 'must be a percentage like "1.50"'),
     /** IOF borrower class the terms were priced for. */
     borrower: z.enum(['individual', 'company', 'simples_mei']),
     /** Name of the tier the terms came from ("custom" when set by the control endpoint). */

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { normalizeCnpj } from '../finance/cnpj.js';
 import { normalizeCpf } from '../finance/cpf.js';
-import { count, idOf, instant, partnerId, seq, text, trimmedText } from './record-rules.js';
+import { count, idOf, instant, partnerId, receivedText, seq, text, trimmedText } from './record-rules.js';
 
 const CUSTOMER_STATUSES = ['pending_kyc', 'under_review', 'active'] as const;
 const KYC_ITEM_KINDS = ['document', 'data'] as const;
@@ -64,10 +64,11 @@ export const DocumentRecordSchema = z.strictObject({
   customer_id: idOf('cust_'),
   type: z.string().regex(/^[a-z_]{1,40}$/, 'must be a document type like selfie'),
   status: z.enum(['submitted', 'approved', 'rejected']),
-  file_name: text(4096),
+  /** As the upload's multipart part named it (at most the request body limit). */
+  file_name: receivedText(16 * 1024 * 1024),
   /** Detected from the leading bytes, never taken from the name or the declared type. */
   content_type: z.enum(['application/pdf', 'image/jpeg', 'image/png']),
-  declared_content_type: text(255),
+  declared_content_type: receivedText(16 * 1024 * 1024),
   size: count(1, 10 * 1024 * 1024),
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hex digits'),
   uploaded_at: instant,

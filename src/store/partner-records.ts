@@ -51,7 +51,7 @@ export const IdempotencyRecordSchema = z.strictObject({
    * The operation the key was first used on (`POST /v3/customers`); a replay answers only that
    * operation. Absent in files written before keys were bound to their operation.
    */
-  operation: text(2048)
+  operation: text(64 * 1024)
     .refine(
       (operation) => operation.startsWith('POST /v3/'),
       'must be an operation like "POST /v3/customers"',
@@ -59,7 +59,7 @@ export const IdempotencyRecordSchema = z.strictObject({
     .optional(),
   status: replayableStatus,
   headers: z.strictObject({ 'content-type': headerValue.optional(), location: headerValue.optional() }),
-  body: text(1024 * 1024),
+  body: text(16 * 1024 * 1024),
   expires_at_ms: epochMs,
 });
 

@@ -44,6 +44,18 @@ export function text(max: number, min = 0) {
   return z.string().min(min).max(max).refine(isCleanText, 'must not contain NUL or a lone surrogate');
 }
 
+/**
+ * Text the API stores as something outside sent it, unchecked (a webhook receiver's answer, the
+ * name of an uploaded file): kept as given, a NUL stored as U+2400 as PostgreSQL stores it.
+ */
+export function receivedText(max: number) {
+  return z
+    .string()
+    .max(max)
+    .transform((value) => (value.includes('\u0000') ? value.replaceAll('\u0000', '\u2400') : value))
+    .pipe(text(max));
+}
+
 /** Text the API trims before storing: no blank at either end, 1 to `max` characters. */
 export function trimmedText(max: number) {
   return text(max, 1).refine((value) => value.trim() === value, 'must not start or end with a blank');
