@@ -1,6 +1,6 @@
 // The instance's snapshot bound under compressible imports (issue 40, finding 4): 8 partners each
 // import 4 maximal compressible worlds (about 15.5 MiB of JSON each, a few KB gzipped) against
-// the built sandbox with the default `--max-snapshot-bytes-total` (256 MiB), its RSS read from
+// the built sandbox with the default `--max-snapshot-bytes-total` (128 MiB), its RSS read from
 // /proc before, after every import and at the end. Two kinds of world: a few rows with 1 MiB
 // strings (the best compression) and many small rows (the most objects per byte).
 // Run alone: `npx tsx bench/snapshot-memory.ts` (or `npm run bench:snapshot-memory`).
@@ -16,9 +16,9 @@ const PARTNERS = 8;
 const IMPORTS_EACH = 4;
 const WORLD_BYTES = 15.5 * 1024 * 1024;
 /** The documented default bound (docs/snapshots.md). */
-const BOUND = 256 * 1024 * 1024;
+const BOUND = 128 * 1024 * 1024;
 /** Documented: RSS grows at most this many times the bytes the instance keeps, plus the base. */
-const RSS_FACTOR = { strings: 1.5, rows: 3.5 } as const;
+const RSS_FACTOR = { strings: 2, rows: 3.5 } as const;
 
 /** The server's V8 heap in use, in MB (asked over the IPC channel; see servers/answer-cpu.ts). */
 function heapMb(child: ChildProcess): Promise<number> {
@@ -202,7 +202,7 @@ export async function run(): Promise<{ name: string; markdown: string; ok: boole
   const strings = await measure('strings');
   const rows = await measure('rows');
   const markdown = [
-    `${PARTNERS} partners, each importing ${IMPORTS_EACH} worlds of ~15.5 MiB of JSON (gzipped), all partners at once; default \`--max-snapshot-bytes-total\` (256 MiB). RSS of the server process from /proc:`,
+    `${PARTNERS} partners, each importing ${IMPORTS_EACH} worlds of ~15.5 MiB of JSON (gzipped), all partners at once; default \`--max-snapshot-bytes-total\` (128 MiB). RSS of the server process from /proc:`,
     '',
     '| world | gzipped | answers | snapshot bytes kept | RSS before | RSS peak | RSS after | bound | time |',
     '|---|---|---|---|---|---|---|---|---|',

@@ -82,7 +82,7 @@ export interface ServeOptions {
   credential: DefaultCredential;
   /** An exported snapshot loaded into the default partner at start (`--snapshot`). */
   snapshotFile?: string | undefined;
-  /** Snapshot bytes the instance keeps for all partners (`--max-snapshot-bytes-total`; 256 MiB). */
+  /** Snapshot bytes the instance keeps for all partners (`--max-snapshot-bytes-total`; 128 MiB). */
   maxSnapshotBytesTotal?: number | undefined;
   log?: Logger;
   /** One console line per request (`--log`); off when absent. */

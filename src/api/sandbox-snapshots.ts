@@ -37,7 +37,7 @@ const create = createRoute({
   tags,
   summary: "Save the partner's whole world under a name",
   description:
-    'Saves every object of the calling partner (customers, documents, offers, simulations, loans, installments, webhook endpoints with secrets and chaos, deliveries, events, pending jobs, idempotency keys), its clock (time, frozen or running) and its random-stream position. Not saved: credentials, the request log, other snapshots. A partner keeps at most 20 snapshots of at most 16 MiB each (64 MiB together, 422 `snapshot_limit_reached`); the instance keeps at most `--max-snapshot-bytes-total` (256 MiB by default) for all partners together (507 `snapshot_storage_full`).',
+    'Saves every object of the calling partner (customers, documents, offers, simulations, loans, installments, webhook endpoints with secrets and chaos, deliveries, events, pending jobs, idempotency keys), its clock (time, frozen or running) and its random-stream position. Not saved: credentials, the request log, other snapshots. A partner keeps at most 20 snapshots of at most 16 MiB each (64 MiB together, 422 `snapshot_limit_reached`); the instance keeps at most `--max-snapshot-bytes-total` (128 MiB by default) for all partners together (507 `snapshot_storage_full`).',
   request: { body: { required: true, content: { 'application/json': { schema: CreateSnapshotBody } } } },
   responses: {
     201: {

@@ -34,7 +34,7 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
   const maxSnapshotBytesTotal = parseSize(opts.maxSnapshotBytesTotal ?? '');
   if (maxSnapshotBytesTotal === null || maxSnapshotBytesTotal < 1)
     fail(
-      `--max-snapshot-bytes-total must be a size such as 256mb or 1gb, got "${opts.maxSnapshotBytesTotal}"`,
+      `--max-snapshot-bytes-total must be a size such as 128mb or 1gb, got "${opts.maxSnapshotBytesTotal}"`,
     );
   const webhookTimeoutMs = Number(opts.webhookTimeout);
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) {

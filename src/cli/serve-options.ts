@@ -90,8 +90,8 @@ export function serveOptions(command: Command): Command {
     )
     .option(
       '--max-snapshot-bytes-total <size>',
-      'snapshot bytes (as JSON) the instance keeps for all partners together, e.g. 256mb (env CREDIT_SANDBOX_MAX_SNAPSHOT_BYTES_TOTAL)',
-      process.env.CREDIT_SANDBOX_MAX_SNAPSHOT_BYTES_TOTAL ?? '256mb',
+      'snapshot bytes (as JSON) the instance keeps for all partners together, e.g. 128mb (env CREDIT_SANDBOX_MAX_SNAPSHOT_BYTES_TOTAL)',
+      process.env.CREDIT_SANDBOX_MAX_SNAPSHOT_BYTES_TOTAL ?? '128mb',
     )
     .option(
       '--snapshot <file>',

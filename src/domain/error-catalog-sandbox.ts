@@ -55,7 +55,7 @@ export const SANDBOX_ERRORS = {
   snapshot_storage_full: {
     status: 507,
     title: 'Snapshot storage of the instance full',
-    help: 'A sandbox instance keeps a bounded number of snapshot bytes for all its partners together (`--max-snapshot-bytes-total`, 256 MiB by default, counted as JSON). Nothing was kept. Delete snapshots that are no longer needed (`DELETE /v3/sandbox/snapshots/{name}`), or raise the bound where the sandbox is run.',
+    help: 'A sandbox instance keeps a bounded number of snapshot bytes for all its partners together (`--max-snapshot-bytes-total`, 128 MiB by default, counted as JSON). Nothing was kept. Delete snapshots that are no longer needed (`DELETE /v3/sandbox/snapshots/{name}`), or raise the bound where the sandbox is run.',
   },
   provider_state_failed: {
     status: 422,

@@ -20,7 +20,7 @@ export const MAX_PARTNER_SNAPSHOT_BYTES = 64 * 1024 * 1024;
  * Default bound of the snapshot bytes (as JSON, decompressed) one instance keeps for all its
  * partners together (`--max-snapshot-bytes-total`). Memory follows it: see docs/snapshots.md.
  */
-export const DEFAULT_MAX_SNAPSHOT_BYTES_TOTAL = 256 * 1024 * 1024;
+export const DEFAULT_MAX_SNAPSHOT_BYTES_TOTAL = 128 * 1024 * 1024;
 
 export const SNAPSHOT_FORMAT = 'credit-sandbox-snapshot';
 export const SNAPSHOT_VERSION = 1;
