@@ -209,8 +209,10 @@ export function sandboxSnapshotRoutes(deps: AppDeps) {
     const query = c.req.valid('query');
     const body = new Uint8Array(await c.req.arrayBuffer());
     const result = await oneImportAtATime(async () => {
-      refuseWhenFull(deps);
-      return importSnapshot(deps, c.get('partner').id, await parseSnapshotUpload(body), {
+      const partnerId = c.get('partner').id;
+      refuseWhenFull(deps, partnerId);
+      const document = await parseSnapshotUpload(body, (bytes) => refuseWhenFull(deps, partnerId, bytes));
+      return importSnapshot(deps, partnerId, document, {
         name: query.name,
         replace: query.replace === 'true',
       });

@@ -6,6 +6,8 @@ import {
   getSnapshot,
   instanceSnapshotBytes,
   keepSnapshot,
+  listSnapshots,
+  MAX_SNAPSHOT_BYTES,
   snapshotCounts,
   snapshotId,
   snapshotTableNames,
@@ -73,29 +75,42 @@ export function restoreSnapshot(deps: AppDeps, partnerId: string, name: string) 
 }
 
 /**
- * Imports an export document into the partner, all or nothing. First the whole document is
- * checked (every row like the API's own writes; nothing is kept before that; other requests are
- * served between every 1,000 rows checked), then its rows get
- * fresh sequence numbers of this sandbox (in their order), then it is kept as the partner's
- * snapshot (`name`, or the document's), put in place and made durable. When any of those later
- * steps fails, the partner's world, clock and snapshot are put back as they were (a database that
- * refused the write has already reloaded the partner as it was), and the error is answered.
+ * Refuses an import before its document is read when the instance keeps as many snapshot bytes as
+ * it may already, and (`documentBytes`: its size, known before it is parsed) when even the smallest
+ * world that document can hold has no room: such a body is neither parsed nor checked.
  */
-/**
- * Refuses an import at once when the instance keeps as many snapshot bytes as it may already: no
- * body is decompressed or parsed for an import that could not be kept anyway.
- */
-export function refuseWhenFull(deps: AppDeps): void {
+export function refuseWhenFull(deps: AppDeps, partnerId: string, documentBytes?: number): void {
   const max = deps.config.maxSnapshotBytesTotal ?? DEFAULT_MAX_SNAPSHOT_BYTES_TOTAL;
+  // Replacing one of the partner's snapshots frees its bytes: count the largest as freed.
+  const own = listSnapshots(deps.store, partnerId).reduce((most, row) => Math.max(most, row.bytes), 0);
   const held = instanceSnapshotBytes(deps.store);
-  if (held >= max) {
+  // The world a document holds is its size less the envelope, give or take the partner ids
+  // (rows move to this partner): 90 % of it is a size it surely has.
+  const least = documentBytes === undefined ? 0 : Math.floor(documentBytes * 0.9);
+  if (least > MAX_SNAPSHOT_BYTES) {
+    throw new ApiError(
+      'snapshot_limit_reached',
+      `This document is ${documentBytes} bytes as JSON; a snapshot holds at most ${MAX_SNAPSHOT_BYTES}. Nothing was imported.`,
+    );
+  }
+  if (held - own >= max || held - own + least > max) {
+    const size = documentBytes === undefined ? '' : `; this document is ${documentBytes} bytes`;
     throw new ApiError(
       'snapshot_storage_full',
-      `This sandbox instance keeps at most ${max} bytes of snapshots for all its partners together (--max-snapshot-bytes-total), and ${held} are kept. Delete snapshots you no longer need (this partner's or others'), or ask whoever runs the sandbox to raise the bound. Nothing was imported.`,
+      `This sandbox instance keeps at most ${max} bytes of snapshots for all its partners together (--max-snapshot-bytes-total), and ${held} are kept${size}. Delete snapshots you no longer need (this partner's or others'), or ask whoever runs the sandbox to raise the bound. Nothing was imported.`,
     );
   }
 }
 
+/**
+ * Imports an export document into the partner, all or nothing. First the whole document is
+ * checked (every row like the API's own writes; nothing is kept before that; other requests are
+ * served between every 1,000 rows checked), then its rows get fresh sequence numbers of this
+ * sandbox (in their order), then it is kept as the partner's snapshot (`name`, or the document's),
+ * put in place and made durable. When any of those later steps fails, the partner's world, clock
+ * and snapshot are put back as they were (a database that refused the write has already reloaded
+ * the partner as it was), and the error is answered.
+ */
 export async function importSnapshot(
   deps: AppDeps,
   partnerId: string,

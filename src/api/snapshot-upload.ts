@@ -2,7 +2,7 @@ import { createGunzip } from 'node:zlib';
 import { ApiError } from '../domain/errors.js';
 import { MAX_SNAPSHOT_BYTES } from '../domain/snapshots.js';
 import { MAX_JSON_DEPTH } from '../http/middleware/well-formed-text.js';
-import { jsonDepth } from '../lib/json-depth.js';
+import { compactJsonBytes, jsonDepth } from '../lib/json-depth.js';
 
 /** Largest import once decompressed: the biggest world plus the document around it. */
 export const MAX_DOCUMENT_BYTES = MAX_SNAPSHOT_BYTES + 1024 * 1024;
@@ -56,9 +56,13 @@ export function gunzipCapped(data: Uint8Array, limit: number): Promise<Buffer> {
  * Content-Type) into the parsed document. Refuses, before anything parses it: more than
  * MAX_DOCUMENT_BYTES once decompressed (`snapshot_limit_reached`), invalid UTF-8 and text that is
  * not JSON (`snapshot_invalid`), and nesting deeper than the API's JSON bodies may go
- * (`json_too_deep`, the same bound as for every `application/json` body).
+ * (`json_too_deep`, the same bound as for every `application/json` body). `beforeParse` is told
+ * the document's compact size first, and may refuse it.
  */
-export async function parseSnapshotUpload(bytes: Uint8Array): Promise<unknown> {
+export async function parseSnapshotUpload(
+  bytes: Uint8Array,
+  beforeParse: (compactBytes: number) => void = () => {},
+): Promise<unknown> {
   let data: Uint8Array = bytes;
   if (data[0] === 0x1f && data[1] === 0x8b) data = await gunzipCapped(data, MAX_DOCUMENT_BYTES);
   else if (data.byteLength > MAX_DOCUMENT_BYTES) throw tooBig();
@@ -76,6 +80,8 @@ export async function parseSnapshotUpload(bytes: Uint8Array): Promise<unknown> {
       { param: 'body' },
     );
   }
+  // Told the document's size before parsing it: an import with no room left is refused without it.
+  beforeParse(compactJsonBytes(text));
   try {
     return JSON.parse(text);
   } catch {

@@ -77,20 +77,26 @@ export function deleteSnapshot(store: Store, partnerId: string, name: string): S
   return row;
 }
 
+/** What the bounds of snapshots need to know of a new one (see `refuseWithoutRoom`). */
+export interface SnapshotRoom {
+  name: string;
+  /** Its size as JSON, the bounds' measure. */
+  bytes: number;
+  replace: boolean;
+  /** The instance's bound (`--max-snapshot-bytes-total`); the default when absent. */
+  maxTotalBytes?: number | undefined;
+}
+
 /**
- * Keeps `world` as the partner's snapshot `name` within the bounds (count, bytes each and
- * together). An existing name is refused unless `replace`.
+ * Refuses a snapshot the bounds have no room for: a taken name (unless `replace`), the count per
+ * partner, the size of one, the partner's total, the instance's total. An import asks first with
+ * an estimate, before it reads the document; keeping asks again with the exact size.
  */
-export function keepSnapshot(
-  store: Store,
-  partnerId: string,
-  name: string,
-  world: PartnerWorld,
-  options: { replace: boolean; maxTotalBytes?: number | undefined },
-): SnapshotRecord {
+export function refuseWithoutRoom(store: Store, partnerId: string, room: SnapshotRoom): void {
+  const { name, bytes } = room;
   const id = snapshotId(partnerId, name);
   const existing = store.snapshots.get(id);
-  if (existing && !options.replace) {
+  if (existing && !room.replace) {
     throw new ApiError(
       'snapshot_exists',
       `This partner already has a snapshot named "${name}" (saved at ${existing.saved_at}). Send "replace": true to overwrite it, or pick another name.`,
@@ -104,8 +110,6 @@ export function keepSnapshot(
       `This partner already keeps ${others.length} snapshots, the most allowed (${MAX_SNAPSHOTS_PER_PARTNER}). Delete one first.`,
     );
   }
-  // The size the bounds count: the world as JSON, as the export and the persistence write it.
-  const bytes = worldBytes(world.tables) + 200;
   if (bytes > MAX_SNAPSHOT_BYTES) {
     throw new ApiError(
       'snapshot_limit_reached',
@@ -119,7 +123,7 @@ export function keepSnapshot(
       `This partner's snapshots would hold ${kept + bytes} bytes together; at most ${MAX_PARTNER_SNAPSHOT_BYTES} are kept. Delete snapshots you no longer need.`,
     );
   }
-  const maxTotal = options.maxTotalBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES_TOTAL;
+  const maxTotal = room.maxTotalBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES_TOTAL;
   const held = instanceSnapshotBytes(store) - (existing?.bytes ?? 0);
   if (held + bytes > maxTotal) {
     throw new ApiError(
@@ -127,6 +131,24 @@ export function keepSnapshot(
       `This sandbox instance keeps at most ${maxTotal} bytes of snapshots for all its partners together (--max-snapshot-bytes-total); ${held} are kept and this one is ${bytes}. Delete snapshots you no longer need (this partner's or others'), or ask whoever runs the sandbox to raise the bound.`,
     );
   }
+}
+
+/**
+ * Keeps `world` as the partner's snapshot `name` within the bounds (count, bytes each and
+ * together, the instance's total). An existing name is refused unless `replace`.
+ */
+export function keepSnapshot(
+  store: Store,
+  partnerId: string,
+  name: string,
+  world: PartnerWorld,
+  options: { replace: boolean; maxTotalBytes?: number | undefined },
+): SnapshotRecord {
+  const id = snapshotId(partnerId, name);
+  const existing = store.snapshots.get(id);
+  // The size the bounds count: the world as JSON, as the export and the persistence write it.
+  const bytes = worldBytes(world.tables) + 200;
+  refuseWithoutRoom(store, partnerId, { name, bytes, ...options });
   const row: SnapshotRecord = {
     id,
     seq: store.nextSeq(),

@@ -58,9 +58,15 @@ describe('the instance bound of snapshot bytes', () => {
       201,
     );
     sandbox.deps.config.maxSnapshotBytesTotal = 1000;
-    // Not even JSON: the refusal comes first.
-    const res = await importRaw(sendTo(sandbox), await sandbox.token(), 'not a document');
+    // Another partner (nothing of its own to replace): not even JSON, yet the refusal comes first.
+    const other = await newPartnerToken(sandbox);
+    const res = await importRaw(sendTo(sandbox), other.token, 'not a document');
     expect(res.status).toBe(507);
+    // A document too big for the room left is refused before it is parsed (it is not JSON either).
+    sandbox.deps.config.maxSnapshotBytesTotal = 10_000;
+    const big = await importRaw(sendTo(sandbox), other.token, `[${'1,'.repeat(20_000)}`, { gzip: true });
+    expect(big.status).toBe(507);
+    expect(String(big.body.detail)).toMatch(/this document is 40001 bytes/);
   });
 });
 
