@@ -4,7 +4,7 @@ import type { ClockState, PartnerRecord } from './records.js';
 import { repairSequence } from './seq-repair.js';
 import type { SnapshotRecord } from './snapshot-records.js';
 import type { Store } from './store.js';
-import { checkWorldRows, type RowProblem } from './world-check.js';
+import { checkWorldRowsInSteps, type RowProblem } from './world-check.js';
 
 /** Where a repair says what it found and did (the server's error log). */
 export interface RepairLog {
@@ -38,10 +38,31 @@ function soundClock(clock: ClockState | undefined, realNow: number): boolean {
  * partner, table, row and field, and recorded as a change, so the next flush saves it.
  * `partnerIds`: the partners just loaded (shared mode loads partner by partner); all when absent.
  */
-export function repairStoredData(
+export function repairStoredData(store: Store, options: RepairOptions): void {
+  const steps = repairSteps(store, options);
+  while (!steps.next().done) {
+    // One step after the other, in one go (a start, before anything is served).
+  }
+}
+
+/** `repairStoredData`, letting `pause` run every 1,000 rows checked (a takeover while serving). */
+export async function repairStoredDataPausing(
   store: Store,
-  options: { partnerIds?: readonly string[] | undefined; realNow: number; log: RepairLog },
-): void {
+  options: RepairOptions,
+  pause: () => Promise<void>,
+): Promise<void> {
+  const steps = repairSteps(store, options);
+  while (!steps.next().done) await pause();
+}
+
+export interface RepairOptions {
+  /** The partners just loaded (shared mode loads partner by partner); all when absent. */
+  partnerIds?: readonly string[] | undefined;
+  realNow: number;
+  log: RepairLog;
+}
+
+function* repairSteps(store: Store, options: RepairOptions): Generator<void, void> {
   const { log } = options;
   const renumbered = repairSequence(store);
   if (renumbered > 0) {
@@ -61,7 +82,7 @@ export function repairStoredData(
       store.partners.replace({ ...partner, clock });
       log.error(`storage: partner ${partner.id}'s clock read outside 1970..9899; it reads real time again`);
     }
-    const world = checkWorldRows(captureWorldTables(store, partner.id), partner.id);
+    const world = yield* checkWorldRowsInSteps(captureWorldTables(store, partner.id), partner.id);
     if (world.problems.length > 0) {
       replaceWorldTables(store, partner.id, {});
       log.error(
@@ -70,7 +91,7 @@ export function repairStoredData(
     }
     for (const snapshot of store.snapshots.values()) {
       if (snapshot.partner_id !== partner.id) continue;
-      const problem = snapshotProblem(snapshot);
+      const problem = yield* snapshotProblem(snapshot);
       if (problem) {
         store.snapshots.delete(snapshot.id);
         log.error(`storage: snapshot "${snapshot.name}" of partner ${partner.id} was deleted: ${problem}`);
@@ -80,9 +101,9 @@ export function repairStoredData(
 }
 
 /** Why a stored snapshot cannot be restored safely, or undefined. */
-function snapshotProblem(snapshot: SnapshotRecord): string | undefined {
+function* snapshotProblem(snapshot: SnapshotRecord): Generator<void, string | undefined> {
   const saved = Date.parse(snapshot.world?.clock?.now ?? '');
   if (!(saved >= EARLIEST_MS && saved < LATEST_CLOCK_MS)) return 'its clock reads outside 1970..9899';
-  const checked = checkWorldRows(snapshot.world.tables, snapshot.partner_id);
+  const checked = yield* checkWorldRowsInSteps(snapshot.world.tables, snapshot.partner_id);
   return checked.problems.length > 0 ? checked.problems.map(describe).join('; ') : undefined;
 }

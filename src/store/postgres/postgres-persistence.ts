@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { type ChangeSet, isEmptyChangeSet } from '../change-set.js';
 import { type Persistence, WriteFailedError } from '../persistence.js';
 import type { Store } from '../store.js';
-import { type RepairLog, repairStoredData } from '../stored-world-repair.js';
+import { type RepairLog, repairStoredDataPausing } from '../stored-world-repair.js';
 import { type FlushOutcome, flushStatement } from './flush-statement.js';
 import { existingTables, mergeChangeSets, readTableRows, rowPartner, type StoredRow } from './rows.js';
 
@@ -112,7 +112,8 @@ export class PostgresPersistence implements Persistence {
     // The insertion counter orders a partner's events and jobs; it continues past what was loaded.
     this.store.meta.seq = maxSeq;
     // Rows an older version let in unchecked are checked as each partner loads (stored-world-repair).
-    repairStoredData(this.store, { partnerIds, realNow: this.loading.realNow(), log: this.loading.log });
+    const options = { partnerIds, realNow: this.loading.realNow(), log: this.loading.log };
+    await repairStoredDataPausing(this.store, options, () => new Promise((go) => setImmediate(go)));
     return count;
   }
 
