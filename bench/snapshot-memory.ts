@@ -18,7 +18,7 @@ const WORLD_BYTES = 15.5 * 1024 * 1024;
 /** The documented default bound (docs/snapshots.md). */
 const BOUND = 128 * 1024 * 1024;
 /** Documented: RSS grows at most this many times the bytes the instance keeps, plus the base. */
-const RSS_FACTOR = { strings: 2, rows: 3.5 } as const;
+const RSS_FACTOR = { strings: 3, rows: 5 } as const;
 
 /** The server's V8 heap in use, in MB (asked over the IPC channel; see servers/answer-cpu.ts). */
 function heapMb(child: ChildProcess): Promise<number> {
