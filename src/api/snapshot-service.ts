@@ -17,6 +17,7 @@ import { findTakenId, renumberWorld } from '../store/partner-world.js';
 import { WriteFailedError } from '../store/persistence.js';
 import type { BiometricsSessionRecord } from '../store/records.js';
 import type { SnapshotRecord, WorldRow } from '../store/snapshot-records.js';
+import { StorageUnavailableError } from '../store/storage-health.js';
 import { putWorldBack, putWorldInPlace, randomDraws, worldBefore } from '../webhooks/restore-world.js';
 import { worldRules } from './snapshot-rules.js';
 
@@ -165,13 +166,15 @@ export async function importSnapshot(
 /**
  * Puts the partner back as `before` after a failed import, and says what to answer. A refusal
  * (`ApiError`) happened before anything changed or is answered as it is; a database that refused
- * the write has reloaded the partner from what it holds (or handed it to another instance), so
- * memory is left to it.
+ * the write has reloaded the partner from what it holds (or handed it to another instance), and a
+ * backend that cannot write (`StorageUnavailableError`: a full disk, PostgreSQL unreachable) has
+ * rolled back every change not durable, the import's with them, so memory is left to them.
  */
 function undoImport(deps: AppDeps, before: ReturnType<typeof worldBefore>, error: unknown): unknown {
   const partnerId = before.partner.id;
   const reloaded = error instanceof WriteFailedError && error.partnerIds.includes(partnerId);
-  if (!reloaded && deps.store.partners.get(partnerId)) {
+  const rolledBack = error instanceof StorageUnavailableError;
+  if (!reloaded && !rolledBack && deps.store.partners.get(partnerId)) {
     putWorldBack(swapDeps(deps), before);
     // The next flush writes the world as it was (a journal carries the failed change set along,
     // and the put-back lands on top of it).

@@ -27,6 +27,13 @@ export const LATEST_CLOCK_MS = Date.UTC(9900, 0, 1);
  */
 export const SEQ_CEILING = 2 ** 50;
 
+/** The insertion counter after `seq`; throws rather than count past Number.MAX_SAFE_INTEGER (inexact). */
+export function nextExactSeq(seq: number): number {
+  if (seq >= Number.MAX_SAFE_INTEGER)
+    throw new Error(`the insertion counter is at ${seq}: it cannot count further exactly`);
+  return seq + 1;
+}
+
 // NUL or any surrogate: text without one is clean at once (the common case, one scan).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point
 const SUSPECT = /[\u0000\uD800-\uDFFF]/;

@@ -45,11 +45,14 @@ export function repairStoredData(store: Store, options: RepairOptions): void {
   }
 }
 
-/** `repairStoredData`, letting `pause` run every 1,000 rows checked (a takeover while serving). */
+/**
+ * `repairStoredData`, letting `pause` run every 1,000 rows checked (a takeover while serving; by
+ * default one turn of the event loop, so other requests are served meanwhile).
+ */
 export async function repairStoredDataPausing(
   store: Store,
   options: RepairOptions,
-  pause: () => Promise<void>,
+  pause: () => Promise<void> = () => new Promise((go) => setImmediate(go)),
 ): Promise<void> {
   const steps = repairSteps(store, options);
   while (!steps.next().done) await pause();
@@ -106,4 +109,22 @@ function* snapshotProblem(snapshot: SnapshotRecord): Generator<void, string | un
   if (!(saved >= EARLIEST_MS && saved < LATEST_CLOCK_MS)) return 'its clock reads outside 1970..9899';
   const checked = yield* checkWorldRowsInSteps(snapshot.world.tables, snapshot.partner_id);
   return checked.problems.length > 0 ? checked.problems.map(describe).join('; ') : undefined;
+}
+
+/** Where the checks of rows a database load brought in report, and the real time they use. */
+export interface LoadChecks {
+  log: RepairLog;
+  realNow: () => number;
+}
+
+/**
+ * Checks the partners a database load just brought in (all when `partnerIds` is absent), pausing
+ * between steps (a takeover while serving).
+ */
+export function repairLoadedPartners(
+  store: Store,
+  partnerIds: readonly string[] | undefined,
+  checks: LoadChecks,
+): Promise<void> {
+  return repairStoredDataPausing(store, { partnerIds, realNow: checks.realNow(), log: checks.log });
 }

@@ -63,9 +63,12 @@ describe('snapshot imports with --data', () => {
       handle.write = write;
       return Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
     }) as FileHandle['write'];
-    expect((await importRaw(one.send, token, JSON.stringify(document))).status).toBe(500);
+    const refused = await importRaw(one.send, token, JSON.stringify(document));
+    expect([refused.status, refused.body.code]).toEqual([503, 'storage_unavailable']);
     expect((await one.api.json('GET', '/v3/customers')).body).toEqual(before);
     expect((await one.api.json<{ data: unknown[] }>('GET', '/v3/sandbox/snapshots')).body.data).toEqual([]);
+    // The disk has room again: the store writes once its probe passed (asked now, not waited for).
+    expect(await one.server.deps.persistence.health.retry()).toBe(true);
     await stop(one.server);
 
     const two = await start(dataFile);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
 import { memoryPersistence, type Persistence } from '../../src/store/persistence.js';
+import { StorageHealth } from '../../src/store/storage-health.js';
 import type { TableIndex } from '../../src/store/types.js';
 import { CPF, createCustomer } from '../support/customers.js';
 import { createTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -180,7 +181,8 @@ describe('an import checks every row like the API writes it (finding 3)', () => 
     expect((await importRaw(sendTo(two.sandbox), two.token, JSON.stringify(document))).status).toBe(500);
     expect(picture(two.sandbox)).toEqual(before2);
 
-    // 3. Writing it fails (the storage backend refuses the flush once).
+    // 3. Writing it fails with an error the backend did not roll back (the import puts it back;
+    // a full disk, which the journal rolls back itself, is snapshot-import-full-disk.test.ts).
     let refuse = false;
     const flaky: Persistence = {
       flush: async () => {
@@ -190,6 +192,7 @@ describe('an import checks every row like the API writes it (finding 3)', () => 
         }
       },
       close: memoryPersistence.close,
+      health: new StorageHealth(),
     };
     const three = await target(flaky);
     const before3 = picture(three.sandbox);
