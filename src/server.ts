@@ -84,6 +84,8 @@ export interface ServeOptions {
   credential: DefaultCredential;
   /** An exported snapshot loaded into the default partner at start (`--snapshot`). */
   snapshotFile?: string | undefined;
+  /** Snapshot bytes the instance keeps for all partners (`--max-snapshot-bytes-total`; 128 MiB). */
+  maxSnapshotBytesTotal?: number | undefined;
   log?: Logger;
   /** One console line per request (`--log`); off when absent. */
   accessLog?: AccessLogFormat | undefined;
@@ -113,7 +115,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Shared mode's modules (pg, the cluster) load only with --database: a single process starts
   // without them.
   const database = options.databaseUrl
-    ? await (await import('./store/postgres/open.js')).openDatabase(options.databaseUrl, store)
+    ? await (await import('./store/postgres/open.js')).openDatabase(options.databaseUrl, store, {
+        log,
+        realNow: () => Date.now(),
+      })
     : undefined;
   const persistence =
     database ??
@@ -121,6 +126,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       dataFile: options.dataFile,
       journalLimitBytes: options.journalLimitBytes,
       log,
+      realNow: () => Date.now(),
     }));
   const config: AppConfig = {
     publicUrl: '',
@@ -136,6 +142,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     quotas: options.safety?.quotas,
     startTimeMs: options.startTimeMs,
     holidaysRegion: options.holidaysRegion,
+    maxSnapshotBytesTotal: options.maxSnapshotBytesTotal,
   };
   const unseeded = unseededStreams({ ids: randomIds, randomBytes: cryptoRandomBytes });
   const seeded =
