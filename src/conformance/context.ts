@@ -52,10 +52,12 @@ export function checkContext(check: Check, services: RunServices): CheckRun {
 
   const newPartner = async (label: string): Promise<PartnerApi> => {
     const spare = services.spares.pop();
-    if (spare) return frozen(partnerApi(http, spare.clientId, spare.clientSecret));
+    if (spare) return partnerApi(http, spare.clientId, spare.clientSecret);
     const name = `conformance ${facts.runTag} ${check.id}${label}`.slice(0, 200);
     const created = await main.call('POST', '/sandbox/partners', { body: { name, clock: 'frozen' } });
-    const body = created.body as { client_id?: unknown; client_secret?: unknown } | undefined;
+    const body = created.body as
+      | { client_id?: unknown; client_secret?: unknown; clock?: { frozen?: unknown } }
+      | undefined;
     if (
       created.status !== 201 ||
       typeof body?.client_id !== 'string' ||
@@ -65,7 +67,8 @@ export function checkContext(check: Check, services: RunServices): CheckRun {
         `POST /v3/sandbox/partners answered ${created.status}: the kit could not make an isolated partner`,
       );
     }
-    return frozen(partnerApi(http, body.client_id, body.client_secret));
+    const api = partnerApi(http, body.client_id, body.client_secret);
+    return body.clock?.frozen === true ? api : frozen(api);
   };
   // Older sandboxes ignore `clock` in the request: freeze explicitly then.
   const frozen = async (api: PartnerApi): Promise<PartnerApi> => {

@@ -79,7 +79,7 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
     throw error;
   }
   const mode: Mode = options.blackBox ? 'black-box' : await detectMode(probe);
-  const spare = mode === 'controlled' ? await firstPartner(probe) : undefined;
+  const spare = mode === 'controlled' ? await firstPartner(probe, http(undefined)) : undefined;
   const isolated = spare !== undefined;
   const document = await send(http(undefined), 'GET', '/openapi.json').catch(() => undefined);
   const enumValues = new Set([
@@ -113,7 +113,7 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
     journeyRuns: [],
   };
   // A shared partner's clock moves for every check: one at a time then.
-  const concurrency = mode === 'controlled' && !isolated ? 1 : Math.max(1, options.concurrency ?? 6);
+  const concurrency = mode === 'controlled' && !isolated ? 1 : Math.max(1, options.concurrency ?? 8);
   const results: Array<CheckResult | undefined> = new Array(checks.length);
   let printed = 0;
   const flush = () => {
@@ -126,7 +126,10 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
   const worker = async () => {
     while (next < checks.length) {
       const index = next++;
+      const t0 = Date.now();
       results[index] = await runOne(checks[index] as Check, services);
+      if (process.env.CONFORMANCE_PROFILE)
+        process.stderr.write(`${Date.now() - t0}ms ${checks[index]?.id}\n`);
       flush();
     }
   };
@@ -217,16 +220,24 @@ async function detectMode(api: ReturnType<typeof partnerApi>): Promise<Mode> {
  */
 async function firstPartner(
   api: ReturnType<typeof partnerApi>,
+  http: HttpOptions,
 ): Promise<{ clientId: string; clientSecret: string } | undefined> {
   const created = await api
     .call('POST', '/sandbox/partners', { body: { name: 'conformance kit', clock: 'frozen' } })
     .catch(() => undefined);
-  const body = created?.body as { client_id?: unknown; client_secret?: unknown } | undefined;
+  const body = created?.body as
+    | { client_id?: unknown; client_secret?: unknown; clock?: { frozen?: unknown } }
+    | undefined;
   if (
     created?.status !== 201 ||
     typeof body?.client_id !== 'string' ||
     typeof body.client_secret !== 'string'
-  )
+  ) {
     return undefined;
+  }
+  // Older sandboxes ignore `clock` in the request: freeze explicitly then.
+  if (body.clock?.frozen !== true) {
+    await partnerApi(http, body.client_id, body.client_secret).call('POST', '/sandbox/clock/freeze');
+  }
   return { clientId: body.client_id, clientSecret: body.client_secret };
 }

@@ -28,12 +28,20 @@ export interface ListSubject {
 
 const byId = (item: Record<string, unknown>) => item.id;
 
-/** Customers one after the other (in controlled mode one partner-clock second apart). */
-export async function makeCustomers(ctx: CheckContext, count: number, names?: string[]): Promise<string[]> {
+/**
+ * Customers one after the other; `spaced`: each created later than the one before (in controlled
+ * mode one partner-clock second apart), for the checks of the order by time.
+ */
+export async function makeCustomers(
+  ctx: CheckContext,
+  count: number,
+  names?: string[],
+  spaced = false,
+): Promise<string[]> {
   const ids: string[] = [];
   for (let k = 0; k < count; k++) {
-    if (k > 0 && ctx.facts.mode === 'controlled') await ctx.advance('1s');
-    else if (k > 0) await new Promise((r) => setTimeout(r, 15));
+    if (k > 0 && spaced && ctx.facts.mode === 'controlled') await ctx.advance('1s');
+    else if (k > 0 && spaced) await new Promise((r) => setTimeout(r, 15));
     const label = names?.[k] ?? `list-${k}`;
     ids.push((await registerCustomer(ctx, { label })).id);
   }
@@ -49,7 +57,6 @@ async function customerWithOffers(
   const first = await availableOffer(ctx, customer.id);
   const offers = [String(first.id)];
   for (let k = 1; k < count; k++) {
-    await ctx.advance('1s');
     const granted = await ctx.control('POST', `/sandbox/customers/${customer.id}/credit-offers`, {});
     offers.push(String((granted.body as { id?: unknown }).id));
   }
@@ -132,7 +139,6 @@ export const LIST_SUBJECTS: ListSubject[] = [
       const api = await ctx.partner();
       const ids: string[] = [];
       for (let k = 0; k < count; k++) {
-        if (k > 0 && ctx.facts.mode === 'controlled') await ctx.advance('1s');
         const body = okBody(
           await api.call('POST', '/auth/credentials', { body: { name: ctx.externalId(`list-${k}`) } }),
           'POST /auth/credentials',
