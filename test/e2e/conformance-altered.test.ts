@@ -6,6 +6,7 @@ import type { RunningServer } from '../../src/server.js';
 import {
   type Alteration,
   editJson,
+  type ProxiedAnswer,
   type ProxiedRequest,
   startAlteringProxy,
 } from '../support/altering-proxy.js';
@@ -26,134 +27,143 @@ const isCustomerAnswer = (request: ProxiedRequest) =>
   /^\/v3\/customers(\/cust_[0-9a-f]+)?$/.test(path(request));
 const plusCent = (value: unknown) => (Number(value) + 0.01).toFixed(2);
 
+/** An alteration of the JSON answers to requests that `match`. */
+function jsonAnswers(
+  match: (request: ProxiedRequest) => boolean,
+  edit: (body: Record<string, unknown>) => void,
+): Alteration {
+  return {
+    answer(request, answer) {
+      if (match(request)) editJson(answer, edit);
+    },
+  };
+}
+
+/** An alteration of the answers to requests that `match` (status, headers). */
+function answers(
+  match: (request: ProxiedRequest) => boolean,
+  edit: (answer: ProxiedAnswer) => void,
+): Alteration {
+  return {
+    answer(request, answer) {
+      if (match(request)) edit(answer);
+    },
+  };
+}
+
+const newCustomer = (request: ProxiedRequest) =>
+  request.method === 'POST' && path(request) === '/v3/customers';
+const simulation = (request: ProxiedRequest) => /\/simulations$/.test(path(request));
+const customerList = (without: string) => (request: ProxiedRequest) =>
+  request.method === 'GET' && path(request) === '/v3/customers' && !query(request).has(without);
+
 /** One changed behaviour each, and the check that must catch it. */
-const ALTERATIONS: Array<{ name: string; catches: string; only?: string; alteration: Alteration }> = [
+const ALTERATIONS: Array<{ name: string; catches: string; alteration: Alteration }> = [
   {
     name: 'a field renamed (Customer.trading_name → tradingName)',
     catches: 'customers.create.fields',
-    alteration: {
-      answer: (request, answer) =>
-        isCustomerAnswer(request) &&
-        editJson(answer, (body) => {
-          body.tradingName = body.trading_name;
-          delete body.trading_name;
-        }),
-    },
+    alteration: jsonAnswers(isCustomerAnswer, (body) => {
+      body.tradingName = body.trading_name;
+      delete body.trading_name;
+    }),
   },
   {
     name: 'a status code (POST /customers answers 200 for a new customer)',
     catches: 'customers.create.status',
-    alteration: {
-      answer: (request, answer) =>
-        void (
-          request.method === 'POST' &&
-          path(request) === '/v3/customers' &&
-          answer.status === 201 &&
-          (answer.status = 200)
-        ),
-    },
+    alteration: answers(newCustomer, (answer) => {
+      if (answer.status === 201) answer.status = 200;
+    }),
   },
   {
     name: 'a header (no Location on POST /customers)',
     catches: 'customers.create.location',
-    alteration: {
-      answer: (request, answer) =>
-        void (
-          request.method === 'POST' &&
-          path(request) === '/v3/customers' &&
-          delete answer.headers.location
-        ),
-    },
+    alteration: answers(newCustomer, (answer) => {
+      delete answer.headers.location;
+    }),
   },
   {
     name: 'one cent of money (iof_amount + 0.01)',
     catches: 'credit.simulation.iof-individual',
-    alteration: {
-      answer: (request, answer) =>
-        /\/simulations$/.test(path(request)) &&
-        editJson(answer, (body) => void (body.iof_amount = plusCent(body.iof_amount))),
-    },
+    alteration: jsonAnswers(simulation, (body) => {
+      body.iof_amount = plusCent(body.iof_amount);
+    }),
   },
   {
     name: 'one hundredth of the CET (cet_percentage + 0.01)',
     catches: 'credit.simulation.cet',
-    alteration: {
-      answer: (request, answer) =>
-        /\/simulations$/.test(path(request)) &&
-        editJson(answer, (body) => void (body.cet_percentage = Number(body.cet_percentage) + 0.01)),
-    },
+    alteration: jsonAnswers(simulation, (body) => {
+      body.cet_percentage = Number(body.cet_percentage) + 0.01;
+    }),
   },
   {
     name: 'the default page size (20 instead of 25)',
     catches: 'lists.customers.default-limit',
-    alteration: {
-      answer: (request, answer) =>
-        request.method === 'GET' &&
-        path(request) === '/v3/customers' &&
-        !query(request).has('limit') &&
-        editJson(answer, (body) => void (body.data = (body.data as unknown[]).slice(0, 20))),
-    },
+    alteration: jsonAnswers(customerList('limit'), (body) => {
+      body.data = (body.data as unknown[]).slice(0, 20);
+    }),
   },
   {
     name: 'the default order (oldest first)',
     catches: 'lists.customers.sort-default',
-    alteration: {
-      answer: (request, answer) =>
-        request.method === 'GET' &&
-        path(request) === '/v3/customers' &&
-        !query(request).has('order') &&
-        editJson(answer, (body) => void (body.data as unknown[]).reverse()),
-    },
+    alteration: jsonAnswers(customerList('order'), (body) => {
+      (body.data as unknown[]).reverse();
+    }),
   },
   {
     name: 'has_more always false',
     catches: 'lists.webhook-endpoints.limit',
-    alteration: {
-      answer: (request, answer) =>
-        request.method === 'GET' &&
-        path(request) === '/v3/webhooks/endpoints' &&
-        editJson(answer, (body) => void (body.has_more = false)),
-    },
+    alteration: jsonAnswers(
+      (request) => request.method === 'GET' && path(request) === '/v3/webhooks/endpoints',
+      (body) => {
+        body.has_more = false;
+      },
+    ),
   },
   {
     name: 'idempotency (the Idempotency-Key header ignored)',
     catches: 'idempotency.customers.replay',
-    alteration: { request: (request) => void delete request.headers['idempotency-key'] },
+    alteration: {
+      request(request) {
+        delete request.headers['idempotency-key'];
+      },
+    },
   },
   {
     name: 'the problem format (404 as application/json)',
     catches: 'customers.get.unknown',
-    alteration: {
-      answer: (_request, answer) =>
-        void (answer.status === 404 && (answer.headers['content-type'] = 'application/json')),
-    },
+    alteration: answers(
+      () => true,
+      (answer) => {
+        if (answer.status === 404) answer.headers['content-type'] = 'application/json';
+      },
+    ),
   },
   {
     name: 'an enum value (customer status pending_kyc → pending)',
     catches: 'customers.create.pending-kyc',
-    alteration: {
-      answer: (request, answer) =>
-        isCustomerAnswer(request) &&
-        editJson(answer, (body) => void (body.status === 'pending_kyc' && (body.status = 'pending'))),
-    },
+    alteration: jsonAnswers(isCustomerAnswer, (body) => {
+      if (body.status === 'pending_kyc') body.status = 'pending';
+    }),
   },
   {
     name: 'the token lifetime (expires_in 7200)',
     catches: 'auth.token.lifetime',
-    alteration: {
-      answer: (request, answer) =>
-        path(request) === '/v3/auth/token' && editJson(answer, (body) => void (body.expires_in = 7200)),
-    },
+    alteration: jsonAnswers(
+      (request) => path(request) === '/v3/auth/token',
+      (body) => {
+        body.expires_in = 7200;
+      },
+    ),
   },
   {
     name: 'a secret (whsec_ → sec_ on the new endpoint)',
     catches: 'webhooks.endpoints.create',
-    alteration: {
-      answer: (request, answer) =>
-        request.method === 'POST' &&
-        path(request) === '/v3/webhooks/endpoints' &&
-        editJson(answer, (body) => void (body.secret = String(body.secret).replace('whsec_', 'sec_'))),
-    },
+    alteration: jsonAnswers(
+      (request) => request.method === 'POST' && path(request) === '/v3/webhooks/endpoints',
+      (body) => {
+        body.secret = String(body.secret).replace('whsec_', 'sec_');
+      },
+    ),
   },
   {
     name: 'a signature (one character of webhook-signature changed)',
@@ -192,8 +202,9 @@ const ALTERATIONS: Array<{ name: string; catches: string; only?: string; alterat
     catches: 'webhooks.events.loan.created',
     alteration: {
       delivery: (delivery) => {
-        if (delivery.body.includes('"type":"loan.created"'))
+        if (delivery.body.includes('"type":"loan.created"')) {
           delivery.body = delivery.body.replace('"status":"processing"', '"status":"created"');
+        }
         return delivery;
       },
     },
@@ -205,11 +216,11 @@ describe('the conformance kit against altered targets', () => {
     expect(new Set(ALTERATIONS.map((a) => a.name)).size).toBeGreaterThanOrEqual(12);
   });
 
-  for (const { name, catches, only, alteration } of ALTERATIONS) {
+  for (const { name, catches, alteration } of ALTERATIONS) {
     it(`catches ${name} in ${catches}`, async () => {
       const proxy = await startAlteringProxy(sandbox.url, { alteration });
       try {
-        const { code, report } = await runKit(proxy.url, { only: [only ?? catches], timeout: '3s' });
+        const { code, report } = await runKit(proxy.url, { only: [catches], timeout: '3s' });
         const check = report.checks.find((c) => c.id === catches);
         expect(check?.status, JSON.stringify(check)).toBe('fail');
         expect(check?.reason).toBeTruthy();
@@ -224,7 +235,7 @@ describe('the conformance kit against altered targets', () => {
     const proxy = await startAlteringProxy(sandbox.url);
     try {
       const { code, report } = await runKit(proxy.url, {
-        only: ALTERATIONS.map((a) => a.only ?? a.catches),
+        only: ALTERATIONS.map((a) => a.catches),
         timeout: '3s',
       });
       expect(idsWith(report, 'fail')).toEqual([]);

@@ -102,7 +102,7 @@ describe('the conformance kit against this sandbox', () => {
     });
     try {
       const only = ['customers.create.*', 'customers.get', 'lists.customers.envelope', 'credit.offer.fields'];
-      const { code, report } = await runKit(sandbox.url + '/v3', { only, compare: proxy.url });
+      const { code, report } = await runKit(`${sandbox.url}/v3`, { only, compare: proxy.url });
       expectValidReport(report);
       const differences = report.compare?.differences ?? [];
       expect(differences.length).toBeGreaterThan(0);
@@ -114,7 +114,7 @@ describe('the conformance kit against this sandbox', () => {
       // The same runs against two copies of the same behaviour differ in nothing.
       const plain = await startAlteringProxy(sandbox.url);
       try {
-        const same = await runKit(sandbox.url + '/v3', { only, compare: plain.url });
+        const same = await runKit(`${sandbox.url}/v3`, { only, compare: plain.url });
         expect(same.report.compare?.differences).toEqual([]);
         expect(same.code).toBe(0);
       } finally {
@@ -127,17 +127,17 @@ describe('the conformance kit against this sandbox', () => {
 
   it('writes the report file and refuses what it cannot run with exit 2 and the reason', async () => {
     const file = join(dir, 'report.json');
-    const { code } = await runKit(sandbox.url + '/v3', { only: ['auth.token.*'], report: file });
+    const { code } = await runKit(`${sandbox.url}/v3`, { only: ['auth.token.*'], report: file });
     expect(code).toBe(0);
     const written = JSON.parse(readFileSync(file, 'utf8')) as Report;
     expectValidReport(written);
     expect(written.checks.map((c) => c.id)).toEqual(
       ALL_CHECKS.filter((c) => c.id.startsWith('auth.token.')).map((c) => c.id),
     );
-    const live = await runKit(sandbox.url + '/v3', { clientSecret: 'svc_cs_live_abc' });
+    const live = await runKit(`${sandbox.url}/v3`, { clientSecret: 'svc_cs_live_abc' });
     expect(live.code).toBe(2);
     expect(live.stderr).toContain('production credential');
-    const refused = await runKit(sandbox.url + '/v3', { clientSecret: 'svc_cs_test_wrong' });
+    const refused = await runKit(`${sandbox.url}/v3`, { clientSecret: 'svc_cs_test_wrong' });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('refused the credential');
     const noV3 = await runKit(sandbox.url, {});
