@@ -78,7 +78,7 @@ export async function send(
       throw new Unreachable(`${method} ${options.baseUrl}${fullPath}: ${why}`);
     }
     const text = await response.text();
-    if (response.status === 429 && attempt < MAX_RATE_LIMITED_RETRIES) {
+    if (response.status === 429 && !request.noRetry && attempt < MAX_RATE_LIMITED_RETRIES) {
       await sleep(retryAfterMs(response.headers.get('retry-after')));
       continue;
     }

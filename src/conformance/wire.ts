@@ -35,6 +35,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   /** A raw body sent as is (malformed JSON, wrong content types). */
   raw?: string;
+  /** Answer a 429 as it comes instead of waiting out its Retry-After (the rate-limit check). */
+  noRetry?: boolean;
 }
 
 /** Where exchanges go: the run's recorder, keyed by the check (or fixture) that made them. */

@@ -47,16 +47,20 @@ describe('credit-sandbox conformance (CLI)', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(ALL_CHECKS.length);
-    expect(lines.every((line) => line.startsWith('PASS  '))).toBe(true);
+    // The rate-limit check passes when 250 requests at once outrun the default 100 a second; on a
+    // machine too busy to answer them that fast it skips, saying so. Every other check passes.
+    const notPassed = lines.filter((line) => !line.startsWith('PASS  '));
+    expect(notPassed.filter((line) => !line.startsWith('SKIP  errors.rate-limit '))).toEqual([]);
     const written = JSON.parse(readFileSync(report, 'utf8')) as Report;
-    expect(written.summary).toEqual({ pass: ALL_CHECKS.length, fail: 0, skip: 0 });
+    expect(written.summary.fail).toBe(0);
+    expect(written.summary.pass + written.summary.skip).toBe(ALL_CHECKS.length);
     expect(written.mode).toBe('controlled');
     expect(JSON.stringify(written)).not.toContain(DEFAULT_CLIENT_SECRET);
     const seconds = (Date.parse(written.finished_at) - Date.parse(written.started_at)) / 1000;
     process.stderr.write(
       `conformance CLI: ${ALL_CHECKS.length} checks in ${seconds.toFixed(1)} s (controlled mode)\n`,
     );
-    expect(parse({ type: 'junit', files: [junit] }).passed).toBe(ALL_CHECKS.length);
+    expect(parse({ type: 'junit', files: [junit] }).passed).toBe(written.summary.pass);
   }, 300_000);
 
   it('lists its checks, refuses a production secret and a bad --timeout with exit 2', async () => {

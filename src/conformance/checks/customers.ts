@@ -142,6 +142,22 @@ export const CUSTOMER_CHECKS: Check[] = [
     },
   },
   {
+    id: 'customers.create.invalid-cpf',
+    title: 'a cpf with wrong check digits is refused with a 4xx problem',
+    spec: `${SPEC} (400, 422)`,
+    needs: 'black-box',
+    async run(ctx) {
+      const body = customerBody(ctx);
+      const cpf = String(body.cpf);
+      const wrong = `${cpf.slice(0, 10)}${(Number(cpf[10]) + 1) % 10}`;
+      const answer = await (await ctx.partner()).call('POST', '/customers', {
+        body: { ...body, cpf: wrong },
+      });
+      expectStatus(answer, [400, 422], 'POST /customers with a cpf whose check digit is wrong');
+      expectProblem(answer);
+    },
+  },
+  {
     id: 'customers.get',
     title: 'GET /customers/{id} answers the customer with every field',
     spec: 'Endpoints › Customers › GET /customers/{customer_id}',

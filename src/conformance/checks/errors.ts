@@ -4,7 +4,7 @@ import { okBody } from '../context.js';
 import { availableOffer } from '../flows/credit.js';
 import { activeCustomer, registerCustomer } from '../flows/customers.js';
 import type { Check } from '../types.js';
-import { expectEqual, expectStatus, expectTrue } from '../verdict.js';
+import { expectEqual, expectStatus, expectTrue, skip } from '../verdict.js';
 import { expectProblem } from './problems.js';
 
 const X = `${'0'.repeat(31)}9`;
@@ -106,6 +106,46 @@ export const ERROR_CHECKS: Check[] = [
       });
       expectStatus(answer, 400, 'POST /customers with malformed JSON');
       expectProblem(answer, 400);
+    },
+  },
+  {
+    id: 'errors.credit-offers.bad-filter',
+    title: 'GET /credit-offers with a status outside available|accepted|expired is answered 400',
+    spec: 'Endpoints › Credit offers › GET /credit-offers; Errors (status codes by endpoint)',
+    needs: 'black-box',
+    async run(ctx) {
+      const answer = await (await ctx.partner()).call('GET', '/credit-offers', {
+        query: { status: 'conformance_unknown' },
+      });
+      expectStatus(answer, 400, 'GET /credit-offers?status=conformance_unknown');
+      expectProblem(answer, 400);
+    },
+  },
+  {
+    id: 'errors.rate-limit',
+    title: 'a request over the rate limit is answered 429 (problem format)',
+    spec: 'Errors rule 5; Limits',
+    needs: 'controlled',
+    async run(ctx) {
+      const api = await ctx.partner();
+      await api.token();
+      const answers = await Promise.all(
+        Array.from({ length: 250 }, () =>
+          api.call('GET', '/customers', { query: { limit: 1 }, noRetry: true }),
+        ),
+      );
+      const limited = answers.find((answer) => answer.status === 429);
+      if (!limited)
+        skip(
+          '250 requests at once were all answered: the target enforces no rate limit this low (its values are not shown)',
+        );
+      expectProblem(limited, 429);
+      const other = answers.filter((answer) => answer.status !== 200 && answer.status !== 429);
+      expectEqual(
+        other.map((answer) => answer.status),
+        [],
+        'statuses other than 200 and 429',
+      );
     },
   },
   {

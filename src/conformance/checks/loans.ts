@@ -66,7 +66,7 @@ export const LOAN_CHECKS: Check[] = [
   },
   {
     id: 'loans.create.processing',
-    title: 'a new loan starts in processing',
+    title: 'a new loan starts in processing, without ccb_number, signing_url or net_amount yet',
     spec: SPEC,
     needs: 'controlled',
     async run(ctx) {

@@ -203,6 +203,25 @@ export const SIMULATION_CHECKS: Check[] = [
     },
   },
   {
+    id: 'credit.simulation.amount-is-a-string',
+    title: 'requested_amount is a decimal string: a JSON number is refused (400/422 problem)',
+    spec: `${SPEC} (requested_amount: string decimal)`,
+    needs: 'black-box',
+    async run(ctx) {
+      const offer = await availableOffer(ctx, (await sharedActiveCustomer(ctx)).id);
+      const count = offer.installments ?? offer.min_installments;
+      const answer = await (await ctx.partner()).call(
+        'POST',
+        `/credit-offers/${String(offer.id)}/simulations`,
+        {
+          body: { requested_amount: Number(offer.min_amount), installment_count: count },
+        },
+      );
+      expectStatus(answer, [400, 422], 'a simulation with requested_amount as a number');
+      expectProblem(answer);
+    },
+  },
+  {
     id: 'credit.simulation.latest-only',
     title: 'only the latest simulation can be contracted',
     spec: `${SPEC} (only the latest simulation is valid for contracting)`,
