@@ -13,6 +13,7 @@ export class Unreachable extends Error {
 
 const RETRY_AFTER_CAP_MS = 60_000;
 const MAX_RATE_LIMITED_RETRIES = 20;
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
 /** Replaces the ids in a path by `{id}`, so the same request on two targets gets the same label. */
 export function labelOf(method: string, path: string): string {
@@ -71,6 +72,12 @@ export async function send(
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code;
+      // A kept-alive connection the server closed just as this request went out: nothing was
+      // answered, so it is sent once more on a new connection (as browsers and most clients do).
+      if (attempt === 0 && cause !== undefined && RESET.has(cause)) {
+        await sleep(50);
+        continue;
+      }
       const why =
         (error as Error).name === 'TimeoutError'
           ? `no answer within ${options.requestTimeoutMs} ms`
