@@ -22,7 +22,16 @@ export function compareRuns(left: RunOutcome, right: RunOutcome): CompareSection
     if (seen) seen.count += 1;
     else found.set(key, { ...difference, at, request, check, count: 1 });
   };
-  for (const result of left.results) {
+  // Every check and every journey (shared set-ups are recorded under `journey.<name>`).
+  const scopes = [
+    ...new Set([
+      ...left.results.map((r) => r.id),
+      ...left.recorder.scopeNames(),
+      ...right.recorder.scopeNames(),
+    ]),
+  ].filter((scope) => scope !== '(run)');
+  for (const scope of scopes) {
+    const result = { id: scope };
     const a = left.recorder.exchanges(result.id).filter(compared);
     const b = right.recorder.exchanges(result.id).filter(compared);
     const n = Math.max(a.length, b.length);

@@ -1,7 +1,7 @@
 // What each check runs with: its partner (an isolated one per check in controlled mode), its own
 // seeded people and references, its webhook endpoints, waits that move the clock or poll, and the
 // clean-ups that run when it ends.
-import { type Answer, type HttpOptions, type PartnerApi, partnerApi } from './http.js';
+import { type Answer, type HttpOptions, type PartnerApi, partnerApi, type TokenCache } from './http.js';
 import { digitStream, makeCnpj, makeCpf } from './identity.js';
 import type { Recorder } from './recorder.js';
 import type { Check, CheckContext, RunFacts, WaitOptions } from './types.js';
@@ -15,6 +15,8 @@ export interface RunServices {
   recorder: Recorder;
   http(sink: HttpOptions['sink']): HttpOptions;
   credential: { clientId: string; clientSecret: string };
+  /** The main credential's token, shared by every check (renewed by whoever gets a 401). */
+  mainToken: TokenCache;
   /** Controlled mode and the target creates partners: each check gets its own. */
   isolatedPartners: boolean;
   listener(): Promise<Listener>;
@@ -48,7 +50,12 @@ export function checkContext(check: Check, services: RunServices): CheckRun {
   let other: Promise<PartnerApi> | undefined;
   const ownFixtures = new Map<string, Promise<unknown>>();
   const hooks: Hook[] = [];
-  const main = partnerApi(http, services.credential.clientId, services.credential.clientSecret);
+  const main = partnerApi(
+    http,
+    services.credential.clientId,
+    services.credential.clientSecret,
+    services.mainToken,
+  );
 
   const newPartner = async (label: string): Promise<PartnerApi> => {
     const spare = services.spares.pop();

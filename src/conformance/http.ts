@@ -137,8 +137,17 @@ export function basicAuthorization(clientId: string, clientSecret: string): stri
   return `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
 }
 
-export function partnerApi(http: HttpOptions, clientId: string, clientSecret: string): PartnerApi {
-  let token: string | undefined;
+/** A token kept between partner objects of one credential (the run's main credential). */
+export interface TokenCache {
+  token?: string;
+}
+
+export function partnerApi(
+  http: HttpOptions,
+  clientId: string,
+  clientSecret: string,
+  cache: TokenCache = {},
+): PartnerApi {
   const fetchToken = async (): Promise<string> => {
     const answer = await send(http, 'POST', '/auth/token', {
       authorization: basicAuthorization(clientId, clientSecret),
@@ -152,7 +161,7 @@ export function partnerApi(http: HttpOptions, clientId: string, clientSecret: st
         `POST /auth/token with client id ${clientId} answered ${answer.status}: ${answer.text.slice(0, 300)}`,
       );
     }
-    token = value;
+    cache.token = value;
     return value;
   };
   const raw = (method: string, path: string, options?: RequestOptions) => send(http, method, path, options);
@@ -165,7 +174,7 @@ export function partnerApi(http: HttpOptions, clientId: string, clientSecret: st
       if (options.authorization !== undefined) return raw(method, path, options);
       const first = await raw(method, path, {
         ...options,
-        authorization: `Bearer ${token ?? (await fetchToken())}`,
+        authorization: `Bearer ${cache.token ?? (await fetchToken())}`,
       });
       if (first.status !== 401) return first;
       return raw(method, path, { ...options, authorization: `Bearer ${await fetchToken()}` });

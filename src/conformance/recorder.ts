@@ -52,6 +52,6 @@ export class Recorder {
   }
 
   scopeNames(): string[] {
-    return [...this.scopes.keys()];
+    return [...new Set([...this.scopes.keys(), ...this.eventTypes.keys()])];
   }
 }

@@ -99,6 +99,7 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
     recorder,
     http,
     credential: { clientId: options.clientId, clientSecret: options.clientSecret },
+    mainToken: {},
     isolatedPartners: isolated,
     spares: spare ? [spare] : [],
     listener: () => {
