@@ -84,7 +84,7 @@ export async function send(
           : (cause ?? (error as Error).message);
       throw new Unreachable(`${method} ${options.baseUrl}${fullPath}: ${why}`);
     }
-    const text = await response.text();
+    const text = await readCapped(response, `${method} ${fullPath}`);
     if (response.status === 429 && !request.noRetry && attempt < MAX_RATE_LIMITED_RETRIES) {
       await sleep(retryAfterMs(response.headers.get('retry-after')));
       continue;
@@ -112,6 +112,30 @@ export async function send(
     options.sink?.record(answer);
     return answer;
   }
+}
+
+/** At most this much of an answer is read: a larger one is a departure of its own, not a crash. */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** The answer's text, read up to MAX_ANSWER_BYTES (then the connection is dropped and this throws). */
+async function readCapped(response: Response, what: string): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      throw new Unreachable(
+        `${what}: the answer is larger than ${MAX_ANSWER_BYTES} bytes; the kit stopped reading it`,
+      );
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** `Retry-After` in seconds or as an HTTP date; 1 s without one; at most a minute. */

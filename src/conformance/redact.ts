@@ -26,6 +26,8 @@ export function redact(value: unknown): unknown {
     } else if (typeof node === 'object' && node !== null) {
       const object: Record<string, unknown> = {};
       for (const [name, item] of Object.entries(node)) {
+        // Each key is placed now, so the copy keeps the original key order.
+        object[name] = undefined;
         if (SECRET_FIELDS.has(name) && typeof item === 'string') object[name] = REDACTED;
         else pending.push([item, object, name]);
       }
