@@ -9,6 +9,7 @@ import { ERROR_CHECKS } from './errors.js';
 import { EVENT_CHECKS } from './events.js';
 import { IDEMPOTENCY_CHECKS } from './idempotency.js';
 import { KYC_CHECKS } from './kyc.js';
+import { KYC_REVIEW_CHECKS } from './kyc-review.js';
 import { LIST_CHECKS } from './lists.js';
 import { SORT_CHECKS } from './lists-sort.js';
 import { LOAN_CHECKS } from './loans.js';
@@ -22,6 +23,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...CREDENTIAL_CHECKS,
   ...CUSTOMER_CHECKS,
   ...KYC_CHECKS,
+  ...KYC_REVIEW_CHECKS,
   ...LIST_CHECKS,
   ...SORT_CHECKS,
   ...IDEMPOTENCY_CHECKS,

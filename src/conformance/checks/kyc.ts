@@ -23,18 +23,21 @@ import { expectProblem } from './problems.js';
 const DOCS = 'Endpoints › Customers › POST /customers/{customer_id}/documents';
 const BIO = 'Endpoints › Customers › POST /customers/{customer_id}/biometrics';
 
-function firstDocumentType(customer: KitCustomer): string {
+export function firstDocumentType(customer: KitCustomer): string {
   const type = documentItems(customer.body)[0];
   if (type === undefined) skip('the new customer has no document requirement to upload');
   return type;
 }
 
-function kycItem(customer: Record<string, unknown>, type: string): Record<string, unknown> | undefined {
+export function kycItem(
+  customer: Record<string, unknown>,
+  type: string,
+): Record<string, unknown> | undefined {
   return (customer.kyc as Array<Record<string, unknown>> | undefined)?.find((item) => item.type === type);
 }
 
 /** A customer whose first document item reached `submitted` or `approved` (its first review). */
-async function reviewedItem(ctx: CheckContext, customer: KitCustomer, type: string, status: string) {
+export async function reviewedItem(ctx: CheckContext, customer: KitCustomer, type: string, status: string) {
   const api = await ctx.partner();
   return ctx.until(`review the ${type} document of customer ${customer.id}`, async () => {
     const item = kycItem(await getCustomer(api, customer.id), type);
@@ -226,73 +229,6 @@ export const KYC_CHECKS: Check[] = [
           'GET /customers/{id}/credit-offers',
         ).data;
         return Array.isArray(offers) && offers.length > 0 ? offers : undefined;
-      });
-    },
-  },
-  {
-    id: 'customers.kyc.rejected',
-    title: 'a rejected document puts its item in pending_resubmission with a message',
-    spec: 'Resources › KycItem; States › KYC item and document',
-    needs: 'controlled',
-    async run(ctx) {
-      const customer = await registerCustomer(ctx);
-      const type = firstDocumentType(customer);
-      expectStatus(await uploadDocument(await ctx.partner(), customer.id, type), 201, 'the upload');
-      await ctx.control('POST', `/sandbox/customers/${customer.id}/kyc/${type}/reject`, {
-        message: 'Conformance: the photo is unreadable.',
-      });
-      const item = kycItem(await getCustomer(await ctx.partner(), customer.id), type);
-      expectEqual(item?.status, 'pending_resubmission', 'the rejected item’s status');
-      expectTrue(
-        typeof item?.message === 'string' && item.message.length > 0,
-        'a rejected item has no message',
-        'review feedback',
-        item?.message,
-      );
-    },
-  },
-  {
-    id: 'customers.kyc.resubmission',
-    title: 'a rejected document can be uploaded again and goes on to review',
-    spec: 'Resources › KycItem (pending_resubmission: customer must resubmit)',
-    needs: 'controlled',
-    async run(ctx) {
-      const customer = await registerCustomer(ctx);
-      const type = firstDocumentType(customer);
-      const api = await ctx.partner();
-      expectStatus(await uploadDocument(api, customer.id, type), 201, 'the first upload');
-      await ctx.control('POST', `/sandbox/customers/${customer.id}/kyc/${type}/reject`, {
-        message: 'Conformance: blurry.',
-      });
-      const again = await uploadDocument(api, customer.id, type);
-      expectStatus(again, 201, 'the second upload of a rejected document');
-      await reviewedItem(ctx, customer, type, 'approved');
-    },
-  },
-  {
-    id: 'customers.kyc.correction',
-    title: 'a data correction is pending_correction until PATCH fixes it',
-    spec: 'Resources › KycItem; PATCH /customers/{customer_id}',
-    needs: 'controlled',
-    async run(ctx) {
-      const customer = await registerCustomer(ctx);
-      await ctx.control('POST', `/sandbox/customers/${customer.id}/kyc/name/request-correction`, {
-        message: 'Conformance: the name differs from the document.',
-      });
-      const api = await ctx.partner();
-      expectEqual(
-        kycItem(await getCustomer(api, customer.id), 'name')?.status,
-        'pending_correction',
-        'the data item asking for a correction',
-      );
-      expectStatus(
-        await api.call('PATCH', `/customers/${customer.id}`, { body: { name: 'Conformance Corrected' } }),
-        200,
-        'the correcting PATCH',
-      );
-      await ctx.until('resume the analysis after the correction', async () => {
-        const status = kycItem(await getCustomer(api, customer.id), 'name')?.status;
-        return status !== undefined && status !== 'pending_correction' ? status : undefined;
       });
     },
   },

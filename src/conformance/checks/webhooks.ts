@@ -162,10 +162,12 @@ export const WEBHOOK_CHECKS: Check[] = [
     spec: 'Events › Patterns',
     needs: 'black-box',
     async run(ctx) {
+      const star = await ctx.webhook({ events: ['*'] });
       const resource = await ctx.webhook({ events: ['customer.*'] });
       const exact = await ctx.webhook({ events: ['customer.created'] });
       const other = await ctx.webhook({ events: ['credit_offer.*'] });
       const customer = await registerCustomer(ctx, { label: 'patterns' });
+      await star.waitForType('customer.created', customer.id);
       await resource.waitForType('customer.created', customer.id);
       await exact.waitForType('customer.created', customer.id);
       expectEqual(
