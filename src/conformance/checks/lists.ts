@@ -115,7 +115,7 @@ export const LIST_CHECKS = [
   })),
   ...perSubject((subject) => ({
     id: `lists.${subject.name}.limit`,
-    title: `${subject.operation} takes limit 1..100 and refuses 0 and 101 (4xx problem)`,
+    title: `${subject.operation} takes limit 1..100 and refuses 0, 101 and what is not an integer (4xx problem)`,
     spec: SPEC,
     needs: subject.needsMany,
     async run(ctx) {
@@ -124,7 +124,7 @@ export const LIST_CHECKS = [
       expectEqual(one.data.length, 1, 'items with limit=1', one.answer);
       expectEqual(one.has_more, true, 'has_more with limit=1 and two items', one.answer);
       await page(api, list, { limit: 100 });
-      for (const limit of [0, 101]) {
+      for (const limit of ['0', '101', '2.5', 'abc']) {
         const answer = await api.call('GET', list.path, { query: { ...list.query, limit } });
         expectClientError(answer, `limit=${limit}`);
         expectProblem(answer);
