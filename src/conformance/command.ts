@@ -122,7 +122,7 @@ async function run(flags: ConformanceFlags, io: Io, checks: readonly Check[]): P
   const differences = compare?.differences.length ?? 0;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   io.err(
-    `conformance: ${pass} passed, ${fail} failed, ${skip} skipped in ${seconds} s against ${target} (${report.mode} mode)`,
+    `conformance: ${pass} passed, ${fail} failed, ${skip} skipped in ${seconds} s against ${target} (${report.mode} mode, ${outcome.recorder.requests} requests)`,
   );
   if (fail > 0 || differences > 0) {
     const why = [

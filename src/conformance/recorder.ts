@@ -15,6 +15,8 @@ const MAX_PER_SCOPE = 2000;
 
 export class Recorder {
   private readonly scopes = new Map<string, Answer[]>();
+  /** Every answer recorded, polls' misses included: how many requests the run sent. */
+  requests = 0;
   private readonly eventTypes = new Map<string, string[]>();
 
   /** The event types a scope's webhook endpoints received, in the order their events happened. */
@@ -35,8 +37,10 @@ export class Recorder {
       this.scopes.set(scope, list);
     }
     const answers = list;
+    const self = this;
     return {
       record(answer) {
+        self.requests += 1;
         if (answers.length < MAX_PER_SCOPE) answers.push(answer);
       },
       mark: () => answers.length,

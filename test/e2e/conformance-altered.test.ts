@@ -238,7 +238,7 @@ describe('the conformance kit against altered targets', () => {
         only: ALTERATIONS.map((a) => a.catches),
         timeout: '3s',
       });
-      expect(idsWith(report, 'fail')).toEqual([]);
+      expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
       expect(idsWith(report, 'pass').sort()).toEqual(ALTERATIONS.map((a) => a.catches).sort());
       expect(code).toBe(0);
     } finally {

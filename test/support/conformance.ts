@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { expect } from 'vitest';
 import { conformanceCommand } from '../../src/conformance/command.js';
 import type { ConformanceFlags } from '../../src/conformance/options.js';
 import type { Report } from '../../src/conformance/report.js';
@@ -24,4 +28,17 @@ export async function runKit(target: string, flags: Partial<ConformanceFlags> = 
 /** The ids of the report's checks with `status`. */
 export function idsWith(report: Report, status: 'pass' | 'fail' | 'skip'): string[] {
   return report.checks.filter((check) => check.status === status).map((check) => check.id);
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const schema = JSON.parse(
+  readFileSync(new URL('../../docs/conformance-report.schema.json', import.meta.url), 'utf8'),
+);
+const validate = addFormats(new Ajv2020({ allErrors: true, strict: true })).compile(schema);
+
+/** The report follows the JSON Schema documented in docs/conformance.md. */
+export function expectValidReport(report: unknown): void {
+  const valid = validate(report);
+  expect(validate.errors ?? [], 'the report follows docs/conformance-report.schema.json').toEqual([]);
+  expect(valid).toBe(true);
 }

@@ -6,6 +6,9 @@ import { fail, skip } from '../verdict.js';
 import type { Answer, PartnerApi } from '../wire.js';
 import type { Delivery, Listener } from './listener.js';
 
+/** The least time a delivery is waited for. */
+export const MIN_DELIVERY_WAIT_MS = 10_000;
+
 export interface HookOptions {
   /** Subscribed patterns (omitted: every event). */
   events?: string[];
@@ -107,18 +110,21 @@ export async function createHook(
           ]
         : [],
     );
+  // A delivery is awaited at least 10 s whatever --timeout says: its cause already happened, so a
+  // delivery that does not come is a departure, and a busy machine must not make one up.
+  const waitMs = Math.max(timeoutMs, MIN_DELIVERY_WAIT_MS);
   const waitFor = async (
     what: string,
     match: (event: DeliveredEvent) => boolean,
   ): Promise<DeliveredEvent> => {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + waitMs;
     for (;;) {
       const found = events().find(match);
       if (found) return found;
       const left = deadline - Date.now();
       if (left <= 0) {
         fail(
-          `no webhook delivery of ${what} arrived within ${timeoutMs} ms`,
+          `no webhook delivery of ${what} arrived within ${waitMs} ms`,
           what,
           `${
             events()
