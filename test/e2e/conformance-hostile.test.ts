@@ -95,5 +95,12 @@ describe('the conformance kit against a hostile target', () => {
     } finally {
       await listener.close();
     }
+    // Listening on every interface, the URL given to the target names loopback.
+    const everywhere = await startListener({ host: '0.0.0.0', port: 0 });
+    expect(everywhere.publicUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await everywhere.close();
+    const tunnelled = await startListener({ host: '127.0.0.1', port: 0 }, 'https://hooks.example.net/');
+    expect(tunnelled.route(() => {}).url).toMatch(/^https:\/\/hooks\.example\.net\/hooks\/[0-9a-f]{24}$/);
+    await tunnelled.close();
   }, 30_000);
 });

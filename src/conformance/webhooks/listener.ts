@@ -68,7 +68,11 @@ export async function startListener(
     server.listen(listen.port, listen.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // Listening on every interface: the URL the target is given names loopback (a remote target
+  // needs --webhook-public-url anyway).
+  const bound =
+    address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  const host = address.family === 'IPv6' ? `[${bound}]` : bound;
   const base = (publicUrl ?? `http://${host}:${address.port}`).replace(/\/+$/, '');
   return {
     publicUrl: base,
