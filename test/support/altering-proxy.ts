@@ -131,12 +131,16 @@ export async function startAlteringProxy(
           // not JSON: forwarded as it is
         }
       }
-      const answer = await fetch(`${upstream}${url}`, {
-        method: request.method,
-        headers: request.headers,
-        body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
-        redirect: 'manual',
-      });
+      const forward = () =>
+        fetch(`${upstream}${url}`, {
+          method: request.method,
+          headers: request.headers,
+          body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
+          redirect: 'manual',
+        });
+      // A kept-alive connection the sandbox closed as the request went out (on a machine so busy
+      // that timers fire seconds late) got no answer: sent once more, as a real proxy would.
+      const answer = await forward().catch(() => forward());
       const proxied: ProxiedAnswer = { status: answer.status, headers: {}, body: await answer.text() };
       answer.headers.forEach((value, name) => {
         if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') proxied.headers[name] = value;
