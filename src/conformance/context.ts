@@ -27,6 +27,8 @@ export interface RunServices {
   /** Journeys of the run, and the contexts they were built in (closed when the run ends). */
   journeys: Map<string, Promise<unknown>>;
   journeyRuns: CheckRun[];
+  /** Clean-ups that wait for the end of the run (endpoints of a shared partner). */
+  deferred: Array<() => Promise<unknown>>;
 }
 
 /** Partner time the clock may be moved while waiting for one move (controlled mode). */
@@ -115,12 +117,18 @@ export function checkContext(check: Check, services: RunServices): CheckRun {
       return other;
     },
     async webhook(options = {}) {
+      // On a shared partner another check may be paging the endpoint list: endpoints are deleted
+      // when the run ends, not when their check does (a deleted cursor would fail that check).
+      const later = (u: () => Promise<unknown>) => {
+        if (services.isolatedPartners) undo.push(u);
+        else services.deferred.push(u);
+      };
       const hook = await createHook(
         await partner(),
         await services.listener(),
         options,
         facts.timeoutMs,
-        (u) => undo.push(u),
+        later,
       );
       hooks.push(hook);
       return hook;

@@ -112,6 +112,7 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
     sharedFixtures: new Map(),
     journeys: new Map(),
     journeyRuns: [],
+    deferred: [],
   };
   // A shared partner's clock moves for every check: one at a time then.
   const concurrency = mode === 'controlled' && !isolated ? 1 : Math.max(1, options.concurrency ?? 8);
@@ -138,6 +139,7 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
     await Promise.all(Array.from({ length: Math.min(concurrency, checks.length) }, worker));
   } finally {
     for (const journey of services.journeyRuns) await journey.close();
+    for (const undo of services.deferred.reverse()) await undo().catch(() => undefined);
     if (listener) await (await listener.catch(() => undefined))?.close();
   }
   return {

@@ -4,7 +4,7 @@ import type { Answer, PartnerApi } from '../http.js';
 import { ListEnvelope } from '../spec/shapes.js';
 import { expectShape } from '../spec/validate.js';
 import type { CheckContext } from '../types.js';
-import { expectClientError, expectEqual, expectStatus, expectTrue, fail } from '../verdict.js';
+import { Departure, expectClientError, expectEqual, expectStatus, expectTrue, fail } from '../verdict.js';
 import { type FilledList, type ListSubject, perSubject } from './list-subjects.js';
 import { expectProblem } from './problems.js';
 
@@ -139,7 +139,13 @@ export const LIST_CHECKS = [
     async run(ctx) {
       const { api, list } = await filled(ctx, subject, 5);
       const whole = (await page(api, list, { limit: 100 })).data.map(subject.idOf);
-      const paged = await walk(api, list, subject.idOf, 2, {}, 60);
+      // On a shared partner (black box) other checks add and delete items meanwhile: a cursor
+      // deleted under the walk is refused, so a walk that met a 400 is walked once more.
+      const paged = await walk(api, list, subject.idOf, 2, {}, 60).catch((error: unknown) => {
+        const refused = error instanceof Departure && error.answer?.status === 400;
+        if (ctx.facts.mode === 'black-box' && refused) return walk(api, list, subject.idOf, 2, {}, 60);
+        throw error;
+      });
       expectEqual(
         ownOrder(paged, list.ids),
         ownOrder(whole, list.ids),
