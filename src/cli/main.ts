@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { registerClock } from './clock.js';
+import { registerConformance } from './conformance.js';
 import { addGlobalOptions, EXIT } from './context.js';
 import { registerCustomers } from './customers.js';
 import { registerDeliveries } from './deliveries.js';
@@ -40,6 +41,7 @@ registerSnapshots(program);
 registerWebhooks(program);
 registerDeliveries(program);
 registerFaults(program);
+registerConformance(program);
 
 rejectUnknownCommand(program, process.argv.slice(2));
 
