@@ -26,10 +26,10 @@ import {
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
 import { honestConnections } from './http/early-answers.js';
 import { hotReads } from './http/hot-reads.js';
-import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
+import { redactJsonText } from './lib/redact.js';
 import { closeServer } from './server-shutdown.js';
 import { loadStartSnapshot } from './start-snapshot.js';
 import { openPersistence } from './store/open-persistence.js';

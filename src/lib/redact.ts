@@ -1,8 +1,10 @@
-import type { JsonValue } from '../store/records.js';
+/** A JSON value (the same shape as the store's `JsonValue`, declared here so `lib/` imports nothing). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /**
  * What counts as a secret wherever a request is recorded or printed (the inspector's API and
- * dashboard page, the `--data` journal, the database rows, the access log):
+ * dashboard page, the `--data` journal, the database rows, the access log, and the validating proxy's
+ * recordings, which is why these pure rules live in `lib/`):
  * - a body key, query parameter or form field named `authorization`, `password`, `secret` or
  *   `*_secret`, or containing `token` (`access_token`, `refresh_token`, `id_token`…), except
  *   `token_type`, whose value ("Bearer") is no secret;
