@@ -151,3 +151,22 @@ function safeDecode(text: string): string {
     return text;
   }
 }
+
+// Headers that carry credentials whatever their name says.
+const SECRET_HEADERS = new Set(['cookie', 'set-cookie', 'proxy-authorization']);
+
+/**
+ * A set of headers as a recording keeps them (names lower case): `Authorization` reduced to its
+ * scheme, secret-named headers (`*token*`, `*_secret`, cookies) replaced, and secret-format values
+ * redacted in every other header.
+ */
+export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'authorization') out[lower] = redactAuthorization(value);
+    else if (SECRET_HEADERS.has(lower) || isSecretKey(lower.replaceAll('-', '_'))) out[lower] = REDACTED;
+    else out[lower] = redactValues(value);
+  }
+  return out;
+}
