@@ -7,6 +7,7 @@ import type { Contract } from './contract.js';
 import { type Departure, departureLine } from './departures.js';
 import { type CapturedExchange, forward } from './forward.js';
 import { Recorder, type RecorderOptions } from './recorder.js';
+import type { RecordingLine } from './recording-format.js';
 import { exchangeLine, type RelayedDelivery, webhookLine } from './recording-lines.js';
 import { relay } from './relay.js';
 import { parseUpstream } from './upstream.js';
@@ -35,6 +36,8 @@ export interface ProxyConfig {
   timeoutMs?: number;
   /** Where departure lines go (default: nowhere). */
   print?: (line: string) => void;
+  /** Called with each recording line once it is written (or would be, without `record`). */
+  onLine?: (line: RecordingLine) => void;
 }
 
 export interface RunningProxy {
@@ -102,7 +105,9 @@ export async function startProxy(config: ProxyConfig): Promise<RunningProxy> {
     learn(exchange, verdict.operation?.template, verdict.response);
     const operation = verdict.operation?.id ?? null;
     report(`${operation ?? 'unknown operation'} ${exchange.method} ${path} → ${exchange.status}`, departures);
-    recorder?.write(exchangeLine(exchange, operation, verdict.request, verdict.response, departures, notes));
+    const line = exchangeLine(exchange, operation, verdict.request, verdict.response, departures, notes);
+    recorder?.write(line);
+    config.onLine?.(line);
   };
 
   const done = (exchange: CapturedExchange) => {
@@ -124,7 +129,9 @@ export async function startProxy(config: ProxyConfig): Promise<RunningProxy> {
         `webhook ${delivery.type ?? '(no type)'} ${delivery.headers['webhook-id'] ?? ''}`.trim(),
         departures,
       );
-      recorder?.write(webhookLine(delivery, departures, notes));
+      const line = webhookLine(delivery, departures, notes);
+      recorder?.write(line);
+      config.onLine?.(line);
     });
   };
 
@@ -160,19 +167,23 @@ export async function startProxy(config: ProxyConfig): Promise<RunningProxy> {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
+  let closing: Promise<void> | undefined;
   return {
     baseUrl: `${origin}${upstream.clientPrefix}`,
     relayUrl: relayTarget ? `${origin}${RELAY_PATH}` : undefined,
     stats,
     recorder,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await queue;
-      await recorder?.close();
-      await dispatcher.close();
+    close: () => {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await queue;
+        await recorder?.close();
+        await dispatcher.close();
+      })();
+      return closing;
     },
   };
 }
