@@ -1,4 +1,12 @@
-import { createWriteStream, existsSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  type WriteStream,
+} from 'node:fs';
 import type { RecordingLine } from './recording-format.js';
 
 export interface RecorderOptions {
@@ -66,7 +74,8 @@ export class Recorder {
   }
 
   private open(): WriteStream {
-    const stream = createWriteStream(this.options.file, { flags: 'a' });
+    // Opened now, not when the stream gets to it: a rotation renames the file this descriptor holds.
+    const stream = createWriteStream('', { fd: openSync(this.options.file, 'a') });
     // A disk error must not end the proxy: the exchange goes on, the line is lost and counted.
     stream.on('error', () => {
       this.dropped++;
