@@ -9,6 +9,7 @@ import { registerFaults } from './faults.js';
 import { registerListen } from './listen.js';
 import { registerLoans } from './loans.js';
 import { registerPartners } from './partners.js';
+import { registerProxy } from './proxy.js';
 import { registerRequests } from './requests.js';
 import { registerReset } from './reset.js';
 import { registerScenario } from './scenario.js';
@@ -40,6 +41,7 @@ registerSnapshots(program);
 registerWebhooks(program);
 registerDeliveries(program);
 registerFaults(program);
+registerProxy(program);
 
 rejectUnknownCommand(program, process.argv.slice(2));
 
