@@ -123,20 +123,19 @@ function checkHeaders(
         });
       continue;
     }
-    if (header.pointer === undefined) continue;
+    if (header.pointer === undefined || contract.check(header.pointer, value).length === 0) continue;
     // A header is text; a schema of a number or boolean is checked against the value it spells.
-    let spelled: unknown = value;
-    try {
-      spelled = JSON.parse(value);
-    } catch {}
-    if (
-      contract.check(header.pointer, value).length > 0 &&
-      contract.check(header.pointer, spelled).length > 0
-    ) {
-      const [failure] = contract.check(header.pointer, spelled);
+    const spelled = /^-?\d+(\.\d+)?$/.test(value)
+      ? Number(value)
+      : value === 'true' || value === 'false'
+        ? value === 'true'
+        : value;
+    const [failure] =
+      spelled === value ? contract.check(header.pointer, value) : contract.check(header.pointer, spelled);
+    if (failure) {
       departures.push({
         where: `response header ${header.name}`,
-        expected: failure ? `${failure.keyword}: ${failure.message}` : 'a value its schema allows',
+        expected: `${failure.keyword}: ${failure.message}`,
         actual: shortValue(value),
       });
     }

@@ -37,6 +37,12 @@ export interface DeclaredAnswer {
   pointer: string;
 }
 
+/** A request body the document declares: whether required, and each media type's schema. */
+export interface RequestBodyShape {
+  required: boolean;
+  media: Map<string, string | undefined>;
+}
+
 /** One schema failure, for a departure. */
 export interface SchemaFailure {
   /** A path inside the value: `.kyc[0].status`, or '' for the value itself. */
@@ -71,6 +77,10 @@ export class Contract {
   readonly webhookTypes: ReadonlyMap<string, Pointer>;
   private readonly ajv: Ajv2020;
   private readonly validators = new Map<Pointer, ValidateFunction>();
+  /** What the document says, read once per place: an exchange then costs lookups, not walks. */
+  private readonly answers = new Map<string, DeclaredAnswer | null>();
+  private readonly bodies = new Map<string, RequestBodyShape | null>();
+  private readonly answerSchemas = new Map<string, Pointer | null>();
 
   constructor(readonly document: Json) {
     if (!isObject(document.paths)) throw new Error('the OpenAPI document has no paths');
@@ -130,6 +140,16 @@ export class Contract {
 
   /** The answer body's schema pointer for a declared answer and media type. */
   answerSchema(answer: DeclaredAnswer, mediaType: string): Pointer | undefined {
+    const key = `${answer.pointer} ${mediaType}`;
+    let pointer = this.answerSchemas.get(key);
+    if (pointer === undefined) {
+      pointer = this.readAnswerSchema(answer, mediaType) ?? null;
+      this.answerSchemas.set(key, pointer);
+    }
+    return pointer ?? undefined;
+  }
+
+  private readAnswerSchema(answer: DeclaredAnswer, mediaType: string): Pointer | undefined {
     const content = this.follow(`${answer.pointer}/content`);
     return this.schemaAt(`${this.follow(`${content}/${escapePointer(mediaType)}`)}/schema`);
   }
@@ -142,6 +162,16 @@ export class Contract {
   }
 
   private answerAt(operation: Operation, key: string): DeclaredAnswer | undefined {
+    const cacheKey = `${operation.pointer} ${key}`;
+    let answer = this.answers.get(cacheKey);
+    if (answer === undefined) {
+      answer = this.readAnswer(operation, key) ?? null;
+      this.answers.set(cacheKey, answer);
+    }
+    return answer ?? undefined;
+  }
+
+  private readAnswer(operation: Operation, key: string): DeclaredAnswer | undefined {
     const pointer = this.follow(`${this.follow(`${operation.pointer}/responses`)}/${escapePointer(key)}`);
     if (!this.nodeAt(pointer)) return undefined;
     const headersAt = this.follow(`${pointer}/headers`);
