@@ -1,3 +1,5 @@
+import { jsonDepth } from '../lib/json-depth.js';
+
 /**
  * A bounded copy of a body streaming through the proxy: the chunks are kept while their total stays
  * within `limit`; past it the copy is dropped (and only the size counted), so a body of any size
@@ -49,7 +51,8 @@ export type ParsedBody =
   | { kind: 'text'; text: string }
   | { kind: 'binary'; size: number }
   | { kind: 'invalid'; reason: string }
-  | { kind: 'too-large'; size: number };
+  | { kind: 'too-large'; size: number }
+  | { kind: 'too-deep' };
 
 export interface FilePart {
   field: string;
@@ -59,6 +62,9 @@ export interface FilePart {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** JSON deeper than this is not parsed (the API refuses bodies past 64 levels; redaction cuts there). */
+export const MAX_JSON_DEPTH = 64;
 
 /** Whether a media type is JSON (`application/json`, `application/problem+json`…). */
 export function isJsonMedia(media: string | undefined): boolean {
@@ -80,6 +86,7 @@ export async function parseBody(body: CapturedBody, contentType: string | undefi
       : { kind: 'binary', size: body.size };
   }
   if (isJsonMedia(media)) {
+    if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return { kind: 'too-deep' };
     try {
       return { kind: 'json', value: JSON.parse(text) };
     } catch {

@@ -1,4 +1,11 @@
-import { type CapturedBody, isJsonMedia, type ParsedBody, parseBody, schemaValue } from './body-copy.js';
+import {
+  type CapturedBody,
+  isJsonMedia,
+  MAX_JSON_DEPTH,
+  type ParsedBody,
+  parseBody,
+  schemaValue,
+} from './body-copy.js';
 import type { Contract, DeclaredAnswer, Operation } from './contract.js';
 import { type Departure, schemaDeparture, shortValue } from './departures.js';
 
@@ -83,6 +90,10 @@ function checkRequest(
   if (!declared || parsed.kind === 'none') return;
   if (parsed.kind === 'too-large') {
     notes.push(`request body of ${parsed.size} bytes is over the validation limit: not validated`);
+    return;
+  }
+  if (parsed.kind === 'too-deep') {
+    notes.push(`request body nests deeper than ${MAX_JSON_DEPTH} levels: not validated`);
     return;
   }
   if (media === undefined || !declared.media.has(media)) {
@@ -174,6 +185,10 @@ function checkAnswerBody(
   }
   if (parsed.kind === 'too-large') {
     notes.push(`response body of ${parsed.size} bytes is over the validation limit: not validated`);
+    return;
+  }
+  if (parsed.kind === 'too-deep') {
+    notes.push(`response body nests deeper than ${MAX_JSON_DEPTH} levels: not validated`);
     return;
   }
   if (parsed.kind === 'invalid') {

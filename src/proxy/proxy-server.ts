@@ -98,7 +98,14 @@ export async function startProxy(config: ProxyConfig): Promise<RunningProxy> {
         ? exchange.responseBody
         : { size: exchange.responseBody.size, bytes: undefined },
     };
-    const verdict = await checkExchange(contract, view);
+    // A check that fails (a bug, a body no check foresaw) costs the exchange its checks, never its line.
+    const verdict = await checkExchange(contract, view).catch((error: unknown) => ({
+      operation: undefined,
+      departures: [],
+      notes: [`not validated: the checks failed (${String(error)})`],
+      request: { kind: 'none' as const },
+      response: { kind: 'none' as const },
+    }));
     const departures = validated ? verdict.departures : [];
     const notes = validated ? verdict.notes : [unvalidatedNote(exchange, size < 0)];
     if (!validated) stats.unvalidated++;

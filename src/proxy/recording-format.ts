@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonDepth } from '../lib/json-depth.js';
 
 /**
  * The recording, version 1 (docs/proxy.md): NDJSON, one JSON object per line, in the order the
@@ -94,6 +95,9 @@ export function isWebhookLine(line: RecordingLine): line is WebhookLine {
   return 'webhook' in line;
 }
 
+/** Bodies are redacted (and cut) at 64 levels; a line adds a few of its own. */
+const MAX_LINE_DEPTH = 80;
+
 /** A line that is not a recording line of this version: says which line and why. */
 export class RecordingFormatError extends Error {
   override name = 'RecordingFormatError';
@@ -108,6 +112,10 @@ export function parseRecording(text: string, source = 'recording'): RecordingLin
   for (const [index, raw] of text.split('\n').entries()) {
     if (raw.trim() === '') continue;
     const where = `${source}:${index + 1}`;
+    // A recording's bodies are cut at 64 levels when written; a deeper line was not written by the proxy.
+    if (jsonDepth(raw, MAX_LINE_DEPTH) > MAX_LINE_DEPTH) {
+      throw new RecordingFormatError(`${where}: nests deeper than ${MAX_LINE_DEPTH} levels`);
+    }
     let value: unknown;
     try {
       value = JSON.parse(raw);

@@ -45,6 +45,7 @@ export function bodyNote(side: 'request' | 'response', parsed: ParsedBody): stri
   if (parsed.kind === 'too-large')
     return `${side} body: ${parsed.size} bytes, over the validation limit, not recorded`;
   if (parsed.kind === 'invalid') return `${side} body: ${parsed.reason}, not recorded`;
+  if (parsed.kind === 'too-deep') return `${side} body: nests deeper than 64 levels, not recorded`;
   return undefined;
 }
 
