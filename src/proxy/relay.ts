@@ -72,11 +72,13 @@ export async function relay(req: IncomingMessage, res: ServerResponse, options: 
       : null;
   const pointer = type === null ? undefined : options.contract.webhookTypes.get(type);
   if (payload === undefined) {
-    departures.push({
-      where: 'webhook.body',
-      expected: 'a JSON event {type, timestamp, data}',
-      actual: parsed.kind,
-    });
+    const actual =
+      parsed.kind === 'invalid'
+        ? parsed.reason
+        : parsed.kind === 'too-deep'
+          ? 'nests deeper than 64 levels'
+          : 'no body';
+    departures.push({ where: 'webhook.body', expected: 'a JSON event {type, timestamp, data}', actual });
   } else if (pointer === undefined) {
     departures.push({
       where: 'webhook type',
