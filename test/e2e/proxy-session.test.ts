@@ -60,7 +60,7 @@ describe('the validating proxy records an application session', () => {
   beforeAll(async () => {
     server = await startQuietServer();
     contract = await loadContract(`${server.url}/v3/openapi.json`);
-  });
+  }, 60_000);
   afterAll(() => server.close());
 
   it('in front of the sandbox: every exchange and delivery recorded, 0 departures', async () => {
