@@ -1,9 +1,11 @@
-// The validating proxy's cost (issue 36): the same read-heavy mix sent to the sandbox directly and
+// The validating proxy's cost (issue 36): the same read-heavy mix sent to the sandbox directly,
+// through a plain forwarder (node:http + undici and nothing else: the floor any Node proxy pays) and
 // through `credit-sandbox proxy` (every exchange validated against the OpenAPI document and recorded),
-// in alternating rounds of the same run:
-//   - throughput under load (autocannon, 16 connections): proxy ÷ direct, target >= 0.8;
+// in rotating rounds of the same run:
+//   - throughput under load (autocannon, 16 connections): × direct, target >= 0.8;
 //   - latency one request at a time over a kept-alive connection: median added, target <= 1 ms;
-//   - memory: the proxy's resident set while 256 MiB stream down and 256 MiB up through it.
+//   - each forwarder's CPU per request beside the sandbox's (a figure the machine's load disturbs less);
+//   - memory: the proxy's resident set while 64 MiB, then 256 MiB, stream down and up through it.
 // The machine's load (`uptime`) is printed beside the figures. Run: `npm run bench:proxy`
 // (env ROUNDS, ROUND_SECONDS, SEQUENTIAL).
 import { execFileSync } from 'node:child_process';
@@ -14,7 +16,7 @@ import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
-import { benchSession, buildDist, formatNumber, median, startChild } from './support.js';
+import { benchSession, buildDist, childCpuMicros, formatNumber, median, startChild } from './support.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const ROUND_SECONDS = Number(process.env.ROUND_SECONDS ?? 3);
@@ -93,7 +95,7 @@ function ask<T>(child: import('node:child_process').ChildProcess, question: stri
   });
 }
 
-async function memory(): Promise<{ baseline: number; peak: number; down: number; up: number }> {
+async function memory(mib: number): Promise<{ baseline: number; peak: number; down: number; up: number }> {
   const bytes = await startChild('./servers/byte-upstream.ts');
   const document = join(mkdtempSync(join(tmpdir(), 'proxy-bench-')), 'openapi.json');
   writeFileSync(document, JSON.stringify({ openapi: '3.1.0', paths: {} }));
@@ -107,12 +109,12 @@ async function memory(): Promise<{ baseline: number; peak: number; down: number;
     let peak = baseline;
     const sampler = setInterval(() => void rss().then((value) => (peak = Math.max(peak, value))), 50);
     const pool = new Pool(`http://127.0.0.1:${proxy.port}`, { connections: 1 });
-    const answer = await pool.request({ method: 'GET', path: `/v3/bytes?mib=${STREAM_MIB}` });
+    const answer = await pool.request({ method: 'GET', path: `/v3/bytes?mib=${mib}` });
     let down = 0;
     for await (const chunk of answer.body) down += (chunk as Buffer).length;
     const chunk = Buffer.alloc(1024 * 1024, 3);
     async function* upload() {
-      for (let i = 0; i < STREAM_MIB; i++) yield chunk;
+      for (let i = 0; i < mib; i++) yield chunk;
     }
     const sent = await pool.request({ method: 'POST', path: '/v3/bytes', body: Readable.from(upload()) });
     const up = ((await sent.body.json()) as { size: number }).size;
@@ -126,6 +128,17 @@ async function memory(): Promise<{ baseline: number; peak: number; down: number;
   }
 }
 
+interface Side {
+  label: string;
+  origin: string;
+  child?: import('node:child_process').ChildProcess;
+  rps: number[];
+  times: number[];
+  /** CPU µs per request of the forwarder, and of the sandbox behind it, per round. */
+  cpu: number[];
+  sandboxCpu: number[];
+}
+
 export async function run(): Promise<{ name: string; markdown: string; ok: boolean }> {
   buildDist();
   const load = () =>
@@ -133,52 +146,76 @@ export async function run(): Promise<{ name: string; markdown: string; ok: boole
       .trim()
       .replace(/^.*load average/, 'load average');
   const sandbox = await startChild('./servers/sandbox.ts', { ACCESS_LOG: 'off' });
+  const upstream = `http://127.0.0.1:${sandbox.port}/v3`;
   const record = join(mkdtempSync(join(tmpdir(), 'proxy-bench-')), 'bench.ndjson');
-  const proxy = await startChild('./servers/proxy.ts', {
-    UPSTREAM: `http://127.0.0.1:${sandbox.port}/v3`,
-    RECORD: record,
-  });
+  const proxy = await startChild('./servers/proxy.ts', { UPSTREAM: upstream, RECORD: record });
+  const plain = await startChild('./servers/plain-forwarder.ts', { UPSTREAM: upstream });
   const loadBefore = load();
   try {
-    const { headers, customerId } = await benchSession(`http://127.0.0.1:${sandbox.port}/v3`);
+    const { headers, customerId } = await benchSession(upstream);
+    const side = (label: string, port: number, child?: Side['child']): Side => ({
+      label,
+      origin: `http://127.0.0.1:${port}`,
+      child,
+      rps: [],
+      times: [],
+      cpu: [],
+      sandboxCpu: [],
+    });
     const sides = [
-      { label: 'direct', origin: `http://127.0.0.1:${sandbox.port}` },
-      { label: 'through the proxy', origin: `http://127.0.0.1:${proxy.port}` },
+      side('direct', sandbox.port),
+      side('plain forwarder (floor)', plain.port, plain.child),
+      side('`credit-sandbox proxy`', proxy.port, proxy.child),
     ];
     const requests = mix('/v3', headers, customerId);
-    for (const side of sides) await throughput(side.origin, requests);
-    const rps: number[][] = [[], []];
-    const times: number[][] = [[], []];
+    for (const s of sides) await throughput(s.origin, requests);
     for (let round = 0; round < ROUNDS; round++) {
-      for (let k = 0; k < 2; k++) {
-        const s = (round + k) % 2;
-        const result = await throughput(sides[s]!.origin, requests);
-        if (result.errors > 0) throw new Error(`${sides[s]!.label}: ${result.errors} errors or non-2xx`);
-        rps[s]!.push(result.rps);
-        times[s]!.push(
-          ...(await sequential(sides[s]!.origin, `/v3/customers/${customerId}`, headers, SEQUENTIAL)),
-        );
+      for (let k = 0; k < sides.length; k++) {
+        const s = sides[(round + k) % sides.length]!;
+        const before = s.child ? [await childCpuMicros(s.child), await childCpuMicros(sandbox.child)] : [];
+        const result = await throughput(s.origin, requests);
+        if (result.errors > 0) throw new Error(`${s.label}: ${result.errors} errors or non-2xx`);
+        s.rps.push(result.rps);
+        if (s.child) {
+          const answered = result.rps * ROUND_SECONDS;
+          s.cpu.push(((await childCpuMicros(s.child)) - before[0]!) / answered);
+          s.sandboxCpu.push(((await childCpuMicros(sandbox.child)) - before[1]!) / answered);
+        }
+        s.times.push(...(await sequential(s.origin, `/v3/customers/${customerId}`, headers, SEQUENTIAL)));
       }
     }
-    const ratios = rps[1]!.map((value, i) => value / rps[0]![i]!);
-    const ratio = median(ratios);
-    const added = median(times[1]!) - median(times[0]!);
-    const mem = await memory();
+    const [direct, floor, mine] = sides as [Side, Side, Side];
+    const ratios = (s: Side) => s.rps.map((value, i) => value / direct.rps[i]!);
+    const ratio = median(ratios(mine));
+    const added = (s: Side) => median(s.times) - median(direct.times);
+    const cpuRatio = (s: Side) => median(s.cpu.map((c, i) => c / s.sandboxCpu[i]!));
+    const small = await memory(64);
+    const large = await memory(STREAM_MIB);
     const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
-    const ok = ratio >= THROUGHPUT_TARGET && added <= LATENCY_TARGET_MS;
+    const ok = ratio >= THROUGHPUT_TARGET && added(mine) <= LATENCY_TARGET_MS;
+    const row = (s: Side) =>
+      `| ${s.label} | ${formatNumber(median(s.rps))} | ${
+        s === direct
+          ? ''
+          : `**${median(ratios(s)).toFixed(2)}** (${ratios(s)
+              .map((r) => r.toFixed(2))
+              .join(', ')})`
+      } | ${median(s.times).toFixed(3)} | ${s === direct ? '' : `+${added(s).toFixed(3)}`} | ${s.child ? `${median(s.cpu).toFixed(0)} (${cpuRatio(s).toFixed(2)} × the sandbox's ${median(s.sandboxCpu).toFixed(0)})` : ''} |`;
     const markdown = [
-      `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, machine ${loadBefore} at the start, ${load()} at the end. The sandbox's production build (\`dist/\`, access log off) and the proxy's (every exchange validated and recorded), each in its own process; ${ROUNDS} alternating rounds.`,
+      `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, machine ${loadBefore} at the start, ${load()} at the end. The sandbox's production build (\`dist/\`, access log off); \`credit-sandbox proxy\` from \`dist/\` with every exchange validated and recorded; a plain forwarder (node:http + undici, nothing else: bench/servers/plain-forwarder.ts) as the floor any Node proxy pays; each in its own process. ${ROUNDS} rounds, the three sides in rotating order. Read-heavy mix: 9 reads (a customer, lists, the clock, offers, loans) to 1 write (a retried registration), 16 connections, ${ROUND_SECONDS} s each; latency: \`GET /v3/customers/{id}\` one at a time over a kept-alive connection (${SEQUENTIAL} per round).`,
       '',
-      '| | direct | through the proxy | proxy ÷ direct (median; per round) | target |',
-      '|---|---:|---:|---|---|',
-      `| read-heavy mix (9 reads : 1 write), 16 connections, req/s (median of ${ROUND_SECONDS} s rounds) | ${formatNumber(median(rps[0]!))} | ${formatNumber(median(rps[1]!))} | **${ratio.toFixed(2)}** (${ratios.map((r) => r.toFixed(2)).join(', ')}) | >= ${THROUGHPUT_TARGET} ${ratio >= THROUGHPUT_TARGET ? 'met' : 'MISSED'} |`,
-      `| \`GET /v3/customers/{id}\` one at a time, ms (median of ${times[0]!.length}) | ${median(times[0]!).toFixed(3)} | ${median(times[1]!).toFixed(3)} | **+${added.toFixed(3)} ms** | <= ${LATENCY_TARGET_MS} ms ${added <= LATENCY_TARGET_MS ? 'met' : 'MISSED'} |`,
+      '| side | req/s (median) | × direct (median; per round) | ms one at a time (median) | added ms | forwarder CPU µs per request (median) |',
+      '|---|---:|---|---:|---:|---|',
+      ...sides.map(row),
       '',
-      `Memory: ${mib(mem.down)} MiB streamed down and ${mib(mem.up)} MiB up through the proxy (validation copies bounded at 1 MiB each): its resident set went from ${mib(mem.baseline)} MiB to at most ${mib(mem.peak)} MiB (+${mib(mem.peak - mem.baseline)} MiB).`,
+      `Targets for \`credit-sandbox proxy\`: throughput >= ${THROUGHPUT_TARGET} × direct — ${ratio >= THROUGHPUT_TARGET ? 'met' : 'MISSED'}; added latency <= ${LATENCY_TARGET_MS} ms at the median — ${added(mine) <= LATENCY_TARGET_MS ? 'met' : 'MISSED'}.`,
+      '',
+      `Memory (the proxy's resident set while bodies stream through it, validation copies bounded at 1 MiB each): ${mib(small.down)} MiB down and ${mib(small.up)} MiB up: ${mib(small.baseline)} → at most ${mib(small.peak)} MiB (+${mib(small.peak - small.baseline)}); ${mib(large.down)} MiB down and ${mib(large.up)} MiB up: ${mib(large.baseline)} → at most ${mib(large.peak)} MiB (+${mib(large.peak - large.baseline)}).`,
     ].join('\n');
     return { name: 'Validating proxy overhead (wave 4, issue 36)', markdown, ok };
   } finally {
     proxy.child.kill();
+    plain.child.kill();
     sandbox.child.kill();
   }
 }

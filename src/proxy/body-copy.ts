@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { jsonDepth } from '../lib/json-depth.js';
 
 /**
@@ -61,8 +62,6 @@ export interface FilePart {
   size: number;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
 /** JSON deeper than this is not parsed (the API refuses bodies past 64 levels; redaction cuts there). */
 export const MAX_JSON_DEPTH = 64;
 
@@ -77,14 +76,12 @@ export async function parseBody(body: CapturedBody, contentType: string | undefi
   if (body.bytes === undefined) return { kind: 'too-large', size: body.size };
   const media = contentType?.split(';', 1)[0]?.trim().toLowerCase();
   if (media === 'multipart/form-data') return parseMultipart(body.bytes, contentType!);
-  let text: string;
-  try {
-    text = decoder.decode(body.bytes);
-  } catch {
+  if (!isUtf8(body.bytes)) {
     return isJsonMedia(media) || media?.startsWith('text/')
       ? { kind: 'invalid', reason: 'not valid UTF-8' }
       : { kind: 'binary', size: body.size };
   }
+  const text = body.bytes.toString('utf8');
   if (isJsonMedia(media)) {
     if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return { kind: 'too-deep' };
     try {

@@ -73,6 +73,7 @@ type Pointer = string;
 
 export class Contract {
   readonly operations: Operation[];
+  private readonly byHead: Map<string, Operation[]>;
   /** Event type → the JSON pointer of its payload schema (the document's `webhooks`). */
   readonly webhookTypes: ReadonlyMap<string, Pointer>;
   private readonly ajv: Ajv2020;
@@ -90,6 +91,7 @@ export class Contract {
       this.ajv.addFormat(format, true);
     this.ajv.addSchema(document, 'openapi.json');
     this.operations = this.readOperations(document.paths);
+    this.byHead = this.index();
     const webhookTypes = new Map<string, Pointer>();
     for (const type of Object.keys(isObject(document.webhooks) ? document.webhooks : {})) {
       const body = this.follow(`${this.follow(pointerOf('webhooks', type, 'post'))}/requestBody`);
@@ -105,8 +107,22 @@ export class Contract {
    * follows the base URL (`/customers/cust_…` of `/v3/customers/cust_…`), without the query.
    */
   match(method: string, path: string): Operation | undefined {
+    const slash = path.indexOf('/', 1);
+    const first = slash < 0 ? path.slice(1) : path.slice(1, slash);
     const lower = method.toLowerCase();
-    return this.operations.find((operation) => operation.method === lower && operation.pattern.test(path));
+    const test = (operation: Operation) => operation.pattern.test(path);
+    return this.byHead.get(`${lower} ${first}`)?.find(test) ?? this.byHead.get(`${lower} {}`)?.find(test);
+  }
+
+  /** Operations by method and first path segment (`get customers`; `{}` for a template first). */
+  private index(): Map<string, Operation[]> {
+    const byHead = new Map<string, Operation[]>();
+    for (const operation of this.operations) {
+      const first = operation.template.split('/')[1] ?? '';
+      const key = `${operation.method} ${first.startsWith('{') ? '{}' : first}`;
+      byHead.set(key, [...(byHead.get(key) ?? []), operation]);
+    }
+    return byHead;
   }
 
   /** The answer the operation declares for a status (`201`, then `2XX`, then `default`). */
@@ -124,9 +140,16 @@ export class Contract {
   }
 
   /** The request body's media types and the schema pointer of each. */
-  requestBody(
-    operation: Operation,
-  ): { required: boolean; media: Map<string, Pointer | undefined> } | undefined {
+  requestBody(operation: Operation): RequestBodyShape | undefined {
+    let shape = this.bodies.get(operation.pointer);
+    if (shape === undefined) {
+      shape = this.readRequestBody(operation) ?? null;
+      this.bodies.set(operation.pointer, shape);
+    }
+    return shape ?? undefined;
+  }
+
+  private readRequestBody(operation: Operation): RequestBodyShape | undefined {
     const body = this.follow(`${operation.pointer}/requestBody`);
     const node = this.nodeAt(body);
     if (!node) return undefined;
