@@ -104,7 +104,7 @@ describe('the proxy, relay and recording readers with hostile input', () => {
       [`${good}\n\u0000`, /:2: not JSON/],
       [`${good.slice(0, 40)}\uFFFD${good.slice(41)}`, /:1: /],
       [`{"format":"credit-sandbox-recording","version":1,"x":${DEEP}}`, /:1: nests deeper than 80 levels/],
-      [JSON.stringify({ format: 'credit-sandbox-recording', version: 1e400 }), /:1: recording version null/],
+      ['{"format":"credit-sandbox-recording","version":1e400}', /:1: recording version null/],
       [`${good.replace('"version":1', '"version":2')}`, /:1: recording version 2/],
       [
         JSON.stringify({ format: 'credit-sandbox-recording', version: 1, at: 'x'.repeat(10_000_000) }),
