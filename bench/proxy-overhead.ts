@@ -184,7 +184,7 @@ export async function run(): Promise<{ name: string; markdown: string; ok: boole
         s.times.push(...(await sequential(s.origin, `/v3/customers/${customerId}`, headers, SEQUENTIAL)));
       }
     }
-    const [direct, floor, mine] = sides as [Side, Side, Side];
+    const [direct, , mine] = sides as [Side, Side, Side];
     const ratios = (s: Side) => s.rps.map((value, i) => value / direct.rps[i]!);
     const ratio = median(ratios(mine));
     const added = (s: Side) => median(s.times) - median(direct.times);

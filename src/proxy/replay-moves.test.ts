@@ -66,6 +66,7 @@ describe('moves made outside the API', () => {
   });
 
   it('plans a scenario from the last status it saw: waits where time moves, control calls where none does', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a scenario placeholder, as the generator writes it
     const steps = movesBetween('loan', loan('${loan.id}', 'processing'), loan('ln_x', 'finished'));
     expect(steps.map((step) => step.name)).toEqual([
       'the contract is sent for signature',
@@ -73,6 +74,7 @@ describe('moves made outside the API', () => {
       'the pix is confirmed',
       'every installment is paid',
     ]);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a scenario placeholder, as the generator writes it
     expect(movesBetween('loan', loan('${loan.id}', 'active'), loan('ln_x', 'signed'))).toEqual([]);
   });
 });
