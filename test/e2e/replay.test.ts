@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Difference } from '../../src/drift/structural-diff.js';
 import type { Contract } from '../../src/proxy/contract.js';
 import { loadContract } from '../../src/proxy/contract-load.js';
+import { isWebhookLine, type RecordingLine } from '../../src/proxy/recording-format.js';
 import { replay } from '../../src/proxy/replay.js';
 import type { ReplayReport } from '../../src/proxy/replay-report.js';
 import { scenarioFromRecording } from '../../src/proxy/scenario-from-recording.js';
@@ -108,6 +109,17 @@ describe('replay', () => {
     });
     expect(report.summary.differences).toBe(0);
     expect(report.client_id).not.toBe(DEFAULT_CREDENTIAL.client_id);
+    // An app that only polls: the answers alone tell the replay which moves were made outside the API.
+    const polling = plain.lines.filter((line) => !isWebhookLine(line));
+    const fromAnswers = await replay({
+      lines: polling,
+      source: plain.file,
+      target: `${server.url}/v3`,
+      bootstrap: BOOTSTRAP,
+    });
+    // 0 differences: every status the answers showed (enum values are compared) was reached.
+    expect(differencesOf(fromAnswers)).toEqual([]);
+    expect(fromAnswers.summary.moves).toBeGreaterThanOrEqual(5);
   }, 120_000);
 
   for (const [alteration, operation, differences] of ALTERED) {
@@ -125,51 +137,64 @@ describe('replay', () => {
 
   it('the scenario generated from the recording runs green, reaching the recorded states, and sets up a Pact provider state', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'recorded-scenario-'));
-    const scenario = scenarioFromRecording(plain.lines, { name: 'recorded-session', source: plain.file });
-    expect(scenario.skipped).toEqual([
-      "line 2: webhook endpoints are the receiver's plumbing, not the state",
-    ]);
-    writeFileSync(join(dir, 'recorded-session.yaml'), scenario.yaml);
+    // The recording as made, and two other orders a recording may show: an app that only polls (no
+    // deliveries), and deliveries that all arrive late (after the last exchange).
+    const webhooks = plain.lines.filter(isWebhookLine);
+    const exchanges = plain.lines.filter((line) => !isWebhookLine(line));
+    const variants: Array<[string, RecordingLine[]]> = [
+      ['recorded-session', [...plain.lines]],
+      ['recorded-session-polling', exchanges],
+      ['recorded-session-late', [...exchanges, ...webhooks]],
+    ];
+    const steps = new Map<string, number>();
+    for (const [name, lines] of variants) {
+      const scenario = scenarioFromRecording(lines, { name, source: plain.file });
+      expect(scenario.skipped).toEqual([
+        "line 2: webhook endpoints are the receiver's plumbing, not the state",
+      ]);
+      writeFileSync(join(dir, `${name}.yaml`), scenario.yaml);
+      steps.set(name, scenario.steps);
+    }
     const sandbox = await startQuietServer({ scenarioDirs: [dir] });
     try {
       const base = `${sandbox.url}/v3`;
-      const credential = await newPartner(base, DEFAULT_CREDENTIAL);
-      const token = await tokenFor(base, credential);
-      const post = (path: string, body: unknown) =>
-        fetch(`${base}${path}`, {
+      for (const [name] of variants) {
+        const credential = await newPartner(base, DEFAULT_CREDENTIAL);
+        const token = await tokenFor(base, credential);
+        const answer = await fetch(`${base}/sandbox/scenarios/${name}/runs`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
+          body: JSON.stringify({ params: {} }),
         });
-      const run = (await (await post('/sandbox/scenarios/recorded-session/runs', { params: {} })).json()) as {
-        status: string;
-        failed_step?: unknown;
-        steps: Array<{ status: string }>;
-      };
-      expect(run.failed_step).toBeUndefined();
-      expect(run.status).toBe('passed');
-      expect(run.steps).toHaveLength(scenario.steps);
-      const loans = (await (
-        await fetch(`${base}/loans`, { headers: { authorization: `Bearer ${token}` } })
-      ).json()) as {
-        data: Array<{ id: string; status: string }>;
-      };
-      expect(loans.data.map((loan) => loan.status)).toEqual(['active']);
+        const run = (await answer.json()) as { status: string; failed_step?: unknown; steps: unknown[] };
+        expect(run.failed_step, name).toBeUndefined();
+        expect(run.status).toBe('passed');
+        expect(run.steps).toHaveLength(steps.get(name)!);
+        // The partner is where the recording ended: the loan active, its first installment paid.
+        const report = { client_id: credential.client_id } as ReplayReport;
+        expect(await stateOf(base, report, credential.client_secret), name).toEqual({
+          loan: 'active',
+          first: 'paid',
+        });
+      }
 
       // As a provider state, on another partner: set up (the captures come back), then torn down.
       const other = await newPartner(base, DEFAULT_CREDENTIAL);
-      const state = { state: 'the recorded session recorded-session', params: {} };
-      const url = `${base}/sandbox/provider-states`;
       const basic = `Basic ${Buffer.from(`${other.client_id}:${other.client_secret}`).toString('base64')}`;
-      const setup = await fetch(url, {
-        method: 'POST',
-        headers: { authorization: basic, 'content-type': 'application/json' },
-        body: JSON.stringify({ ...state, action: 'setup' }),
-      });
+      const change = (action: string) =>
+        fetch(`${base}/sandbox/provider-states`, {
+          method: 'POST',
+          headers: { authorization: basic, 'content-type': 'application/json' },
+          body: JSON.stringify({ state: 'the recorded session recorded-session', params: {}, action }),
+        });
+      const setup = await change('setup');
       expect(setup.status).toBe(200);
       expect(await setup.json()).toMatchObject({ loan_id: expect.stringMatching(/^ln_/) });
+      const teardown = await change('teardown');
+      expect(teardown.status).toBe(200);
+      await teardown.text();
     } finally {
       await sandbox.close();
     }
-  }, 180_000);
+  }, 240_000);
 });
