@@ -94,17 +94,15 @@ export function forward(req: IncomingMessage, res: ServerResponse, options: Forw
     options.done(exchange);
   };
 
-  const connectionNamed = new Set(
-    (requestHeaders.connection ?? '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase())
-      .filter(Boolean),
-  );
+  const connectionNamed =
+    requestHeaders.connection === undefined
+      ? undefined
+      : new Set(requestHeaders.connection.split(',').map((name) => name.trim().toLowerCase()));
   const upstreamHeaders: string[] = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || connectionNamed.has(lower)) continue;
+    if (HOP_BY_HOP.has(lower) || connectionNamed?.has(lower)) continue;
     upstreamHeaders.push(name, req.rawHeaders[i + 1]!);
   }
   const hasBody =

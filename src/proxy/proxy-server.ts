@@ -112,6 +112,7 @@ export async function startProxy(config: ProxyConfig): Promise<RunningProxy> {
     learn(exchange, verdict.operation?.template, verdict.response);
     const operation = verdict.operation?.id ?? null;
     report(`${operation ?? 'unknown operation'} ${exchange.method} ${path} → ${exchange.status}`, departures);
+    if (!recorder && !config.onLine) return;
     const line = exchangeLine(exchange, operation, verdict.request, verdict.response, departures, notes);
     recorder?.write(line);
     config.onLine?.(line);
@@ -121,12 +122,14 @@ export async function startProxy(config: ProxyConfig): Promise<RunningProxy> {
     const size = (exchange.requestBody.bytes?.length ?? 0) + (exchange.responseBody.bytes?.length ?? 0);
     const fits = pendingBytes + size <= MAX_PENDING_COPY_BYTES;
     if (fits) pendingBytes += size;
-    queue = queue
-      .then(() => settle(exchange, fits ? size : -1))
-      .catch((error) => print(`credit-sandbox proxy: could not check an exchange: ${String(error)}`))
-      .finally(() => {
-        if (fits) pendingBytes -= size;
-      });
+    queue = queue.then(async () => {
+      try {
+        await settle(exchange, fits ? size : -1);
+      } catch (error) {
+        print(`credit-sandbox proxy: could not record an exchange: ${String(error)}`);
+      }
+      if (fits) pendingBytes -= size;
+    });
   };
 
   const relayed = (delivery: RelayedDelivery, departures: Departure[], notes: string[]) => {

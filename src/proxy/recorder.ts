@@ -41,6 +41,9 @@ export class Recorder {
   dropped = 0;
   rotations = 0;
   private closing: Promise<void> | undefined;
+  private batch: string[] = [];
+  private batchBytes = 0;
+  private scheduled = false;
 
   constructor(private readonly options: RecorderOptions) {
     this.maxBytes = options.maxBytes ?? DEFAULT_RECORD_MAX_BYTES;
@@ -57,18 +60,36 @@ export class Recorder {
     if (this.closing) return;
     const text = `${JSON.stringify(line)}\n`;
     const size = Buffer.byteLength(text);
-    if (this.stream.writableLength + size > this.maxPending) {
+    if (this.stream.writableLength + this.batchBytes + size > this.maxPending) {
       this.dropped++;
       return;
     }
-    if (this.bytes > 0 && this.bytes + size > this.maxBytes) this.rotate();
-    this.stream.write(text);
+    if (this.bytes > 0 && this.bytes + size > this.maxBytes) {
+      this.flush();
+      this.rotate();
+    }
+    // Lines of one turn of the event loop go to the disk in one write, not one each.
+    this.batch.push(text);
+    this.batchBytes += size;
     this.bytes += size;
     this.written++;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    if (this.batch.length === 0) return;
+    this.stream.write(this.batch.length === 1 ? this.batch[0]! : this.batch.join(''));
+    this.batch = [];
+    this.batchBytes = 0;
   }
 
   /** Flushes what is pending and closes the file. */
   close(): Promise<void> {
+    this.flush();
     this.closing ??= new Promise<void>((resolve) => this.stream.end(resolve));
     return this.closing;
   }
