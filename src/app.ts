@@ -1,6 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
-import { HTTPException } from 'hono/http-exception';
 import { authRoutes } from './api/auth.js';
 import { creditOfferRoutes } from './api/credit-offers.js';
 import { customerBiometricsRoutes } from './api/customer-biometrics.js';
@@ -24,10 +23,11 @@ import { sandboxScenarioRoutes } from './api/sandbox-scenarios.js';
 import { sandboxSnapshotRoutes } from './api/sandbox-snapshots.js';
 import { webhookEndpointRoutes } from './api/webhooks.js';
 import { dashboardRoutes } from './dashboard/routes.js';
-import { ApiError, ERROR_CATALOG, type ErrorCode } from './domain/errors.js';
+import { ApiError } from './domain/errors.js';
 import type { AppDeps } from './http/deps.js';
 import { docsRoutes } from './http/docs.js';
 import type { AppEnv } from './http/env.js';
+import { errorResponse } from './http/error-answer.js';
 import { hostedBiometricsRoutes } from './http/hosted-biometrics.js';
 import { RouteTable } from './http/method-not-allowed.js';
 import { authenticate } from './http/middleware/authenticate.js';
@@ -41,9 +41,8 @@ import { problemResponse } from './http/problem.js';
 import type { createRouter } from './http/router.js';
 import { registerSelfFetch, SELF_FETCH_ENV } from './http/self-fetch.js';
 import { signingPageRoutes } from './http/signing-page.js';
-import { bodyTooLarge, unsupportedContentType } from './http/spec-status-table.js';
+import { bodyTooLarge } from './http/spec-status-table.js';
 import { SplitRouter } from './http/split-router.js';
-import { CodedError } from './lib/coded-error.js';
 
 export { API_VERSION } from './api/openapi/document.js';
 /** Largest request body accepted anywhere; endpoints may set lower limits of their own. */
@@ -156,7 +155,14 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     dashboardRoutes(deps, async (request, env) => app.fetch(request, env)),
   );
   app.get('/', (c) => c.redirect('/docs'));
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // Docker's HEALTHCHECK and load balancers read the status: 503 while the store cannot write.
+  app.get('/healthz', (c) => {
+    const health = deps.persistence.health;
+    const storage = health.status();
+    if (storage.writable) return c.json({ status: 'ok', storage });
+    c.header('Retry-After', String(health.retryAfterSeconds));
+    return c.json({ status: 'storage_unavailable', storage }, 503);
+  });
 
   let routeTable: RouteTable | undefined;
   app.notFound((c) => {
@@ -187,7 +193,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     );
   });
 
-  app.onError((error, c) => problemResponse(c, toApiError(error, deps, c.req), publicUrl()));
+  // The one place an exception becomes an answer (a problem with the request id; on the spec's
+  // table endpoints with a status of the row); never throws.
+  app.onError((error, c) => errorResponse(c, error, deps, MAX_BODY_BYTES));
   return app;
 }
 
@@ -195,33 +203,5 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 function apiRoutes(app: OpenAPIHono<AppEnv>): { method: string; path: string }[] {
   return app.openAPIRegistry.definitions.flatMap((d) =>
     d.type === 'route' ? [{ method: d.route.method, path: d.route.path.replace(/^\/v3(?=\/)/, '') }] : [],
-  );
-}
-
-/** Maps anything thrown to a problem; unexpected errors are logged and answer 500. */
-function toApiError(error: unknown, deps: AppDeps, req: { method: string; path: string }): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof CodedError && error.code in ERROR_CATALOG) {
-    return new ApiError(error.code as ErrorCode, error.message, { param: error.param });
-  }
-  if (error instanceof HTTPException) {
-    if (error.status === 400 && /json/i.test(error.message)) {
-      return new ApiError('malformed_json', 'The request body is not valid JSON.', { param: 'body' });
-    }
-    if (error.status === 400) return new ApiError('validation_failed', error.message, { param: 'body' });
-    if (error.status === 413) return bodyTooLarge(req.method, req.path, MAX_BODY_BYTES);
-    if (error.status === 415) return unsupportedContentType(req.method, req.path);
-  }
-  // The client went away mid-body (or was cut off by the request timeout): nobody reads the
-  // answer, and it is not a failure of the sandbox worth logging.
-  if ((error as { code?: unknown } | null)?.code === 'ECONNRESET') {
-    return new ApiError('validation_failed', 'The connection closed before the whole request body arrived.', {
-      param: 'body',
-    });
-  }
-  deps.log.error('unexpected error while handling a request', error);
-  return new ApiError(
-    'internal_error',
-    'The sandbox failed unexpectedly; the error was logged. It is safe to retry.',
   );
 }

@@ -24,8 +24,10 @@ import {
   slowClientServerOptions,
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
-import { honestConnections } from './http/early-answers.js';
+import { hasBody, honestConnections } from './http/early-answers.js';
 import { hotReads } from './http/hot-reads.js';
+import { guardListener } from './http/node-guard.js';
+import { answerSlowClientsAsProblems } from './http/slow-client-answer.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
@@ -183,12 +185,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       : undefined;
   const hot = hotReads(deps, accessLog);
   const honest = honestConnections(MAX_BODY_BYTES);
+  let slow: ReturnType<typeof answerSlowClientsAsProblems> | undefined;
   // Node's request handler: the hot reads answer what they can (src/http/hot-reads.ts), the app
   // the rest; the access log watches what the hot reads leave (they print their own lines).
   const listen =
     (app: RequestListener): RequestListener =>
     (req: IncomingMessage, res: ServerResponse) => {
       if (hot && !cap?.refused(req.socket) && hot(req, res)) return;
+      if (hasBody(req)) slow?.receiving(req, res);
       honest(req, res);
       accessLog?.watch(req, res);
       app(req, res);
@@ -206,7 +210,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         // Bodies left unread by an early answer are dealt with by `honest` (src/http/early-answers.ts).
         autoCleanupIncoming: false,
         createServer: ((serverOptions: ServerOptions, app: RequestListener) =>
-          createServer(serverOptions, listen(app))) as typeof createServer,
+          createServer(
+            serverOptions,
+            guardListener(listen(app), log, () => config.publicUrl),
+          )) as typeof createServer,
         serverOptions: slowClientServerOptions({
           headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
           requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -219,6 +226,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       deps.engine.stop();
       void deps.persistence.close().finally(() => reject(error));
     });
+    slow = answerSlowClientsAsProblems(s as Server, () => config.publicUrl);
     if (options.hosted) {
       cap = limitConnectionsPerClient(
         s as Server,

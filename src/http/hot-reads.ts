@@ -49,7 +49,7 @@ export function hotReads(deps: AppDeps, accessLog: AccessLog | undefined): HotRe
 
   const flushSoon = requestLogFlusher(deps);
 
-  return (req, res) => {
+  const answer: HotReads = (req, res) => {
     if (req.method !== 'GET') return false;
     const path = req.url ?? '';
     const customerId = path.startsWith(CUSTOMER_PREFIX) ? path.slice(CUSTOMER_PREFIX.length) : undefined;
@@ -144,6 +144,16 @@ export function hotReads(deps: AppDeps, accessLog: AccessLog | undefined): HotRe
     }
     accessLog?.line('GET', path, 200, started);
     return true;
+  };
+  // Called outside any handler: a row whose view throws would end the process here. Logged, and
+  // the full app answers the request (with its 500 problem) unless an answer was already sent.
+  return (req, res) => {
+    try {
+      return answer(req, res);
+    } catch (error) {
+      deps.log.error('the hot read path failed; the app answers instead', error);
+      return res.headersSent;
+    }
   };
 }
 

@@ -5,7 +5,7 @@ import { type FaultPlan, pickFault, planFault } from '../../domain/faults/decide
 import type { FaultRuleRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { problemBody } from '../problem.js';
+import { problemBody, problemResponse } from '../problem.js';
 import { isInProcess } from '../self-fetch.js';
 import {
   answerTruncated,
@@ -85,7 +85,12 @@ async function act(
       await wait(plan.ms);
       return passOn(next);
     case 'status':
-      if (!plan.afterProcessing) throw statusError(plan.status, plan.retryAfterSeconds);
+      // A rule's status is exactly the rule's, even where the spec's table has no such status.
+      if (!plan.afterProcessing) {
+        return problemResponse(c, statusError(plan.status, plan.retryAfterSeconds), deps.config.publicUrl, {
+          asIs: true,
+        });
+      }
       await next();
       return lostAnswer(deps, c, plan.status);
     case 'reset':
