@@ -10,6 +10,7 @@ import { registerFaults } from './faults.js';
 import { registerListen } from './listen.js';
 import { registerLoans } from './loans.js';
 import { registerPartners } from './partners.js';
+import { registerProxy } from './proxy.js';
 import { registerRequests } from './requests.js';
 import { registerReset } from './reset.js';
 import { registerScenario } from './scenario.js';
@@ -42,6 +43,7 @@ registerWebhooks(program);
 registerDeliveries(program);
 registerFaults(program);
 registerConformance(program);
+registerProxy(program);
 
 rejectUnknownCommand(program, process.argv.slice(2));
 
