@@ -88,6 +88,7 @@ export async function runDocChain(chain: DocBlock[]): Promise<{ code: number | n
         DEFAULT_SECRET: DEFAULT_CLIENT_SECRET,
         DEFAULT_TOKEN: token,
         CLI_MAIN: MAIN,
+        CREDIT_SANDBOX_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'docs-test-config-')),
       },
       mkdtempSync(join(tmpdir(), 'docs-test-')),
     );
