@@ -11,6 +11,7 @@ header.top .brand{font-weight:700;color:#fff}
 header.top nav{display:flex;flex-wrap:wrap;gap:.2rem}
 header.top nav a{color:#cbd5e1;padding:.25rem .55rem;border-radius:6px}
 header.top nav a[aria-current=page]{background:#374151;color:#fff}
+header.top form.search input{padding:.25rem .5rem;border-radius:6px;border:1px solid #4b5563;background:#1f2937;color:#fff}
 header.top .who{margin-left:auto;display:flex;gap:.6rem;align-items:center;font-size:.85rem;color:#cbd5e1}
 header.top .who code{background:#374151;color:#e5e7eb}
 header.top .who button{background:none;border:1px solid #4b5563;color:#e5e7eb;padding:.2rem .6rem;font-size:.85rem}
@@ -40,7 +41,7 @@ pre{background:#0f172a;color:#e2e8f0;padding:.7rem;border-radius:8px;overflow:au
 form.inline{display:inline-flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:0 .3rem .3rem 0}
 label{font-size:.85rem;color:var(--muted);display:inline-flex;flex-direction:column;gap:.15rem}
 input,select{font:inherit;padding:.35rem .5rem;border:1px solid #c5cad3;border-radius:6px;background:#fff;min-width:0}
-button{font:inherit;padding:.35rem .8rem;border-radius:6px;border:1px solid #9aa3b2;background:#fff;cursor:pointer}
+button,a.button{font:inherit;padding:.35rem .8rem;border-radius:6px;border:1px solid #9aa3b2;background:#fff;cursor:pointer;color:var(--fg);display:inline-block}
 button.primary{background:var(--accent);border-color:var(--accent);color:#fff}
 button.danger{color:var(--red);border-color:#e6a39c}
 .flash{padding:.6rem .8rem;border-radius:8px;margin-bottom:1rem}
