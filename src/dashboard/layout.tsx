@@ -83,7 +83,7 @@ export const Layout = ({
           <input
             name="q"
             type="search"
-            placeholder="Search a name or an id (cust_, ln_, evt_…)"
+            placeholder="Search: a name, ln_…, evt_…"
             aria-label="Search a name or an id"
             size={28}
           />

@@ -18,7 +18,7 @@ header.top .who button{background:none;border:1px solid #4b5563;color:#e5e7eb;pa
 .clockbar{background:#1f2937;color:#e5e7eb;font-size:.85rem;padding:.35rem 1rem;display:flex;flex-wrap:wrap;gap:.2rem 1.2rem}
 .clockbar strong{color:#fff}
 main{max-width:72rem;margin:0 auto;padding:1rem}
-h1{font-size:1.45rem;margin:.4rem 0 1rem}h2{font-size:1.1rem;margin:1.4rem 0 .6rem}
+h1{font-size:1.45rem;margin:.4rem 0 1rem;overflow-wrap:anywhere}h2{font-size:1.1rem;margin:1.4rem 0 .6rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:1rem;margin-bottom:1rem}
 .grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr))}
 .stat{display:flex;justify-content:space-between;gap:.5rem;padding:.2rem 0;border-bottom:1px dashed var(--line)}
@@ -60,7 +60,7 @@ ol.steps{padding-left:1.2rem}ol.steps li{margin:.25rem 0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
 dl.facts dt{color:var(--muted);font-size:.85rem}dl.facts dd{margin:0;overflow-wrap:anywhere}
 td.payload{width:100%;max-width:0}td.payload pre{max-width:none;white-space:pre-wrap;overflow-wrap:anywhere}
-@media (max-width:640px){main{padding:.6rem}header.top .who{margin-left:0}
+@media (max-width:640px){main{padding:.6rem}header.top .who{margin-left:0}header.top form.search{flex:1 1 100%}header.top form.search input{width:100%}
 table.stack thead{display:none}table.stack tr{display:block;border-bottom:2px solid var(--line);padding:.3rem 0}
 table.stack td{display:block;border:0;padding:.2rem .4rem;text-align:right;overflow-wrap:anywhere}
 table.stack td::before{content:attr(data-label);float:left;margin-right:1rem;color:var(--muted);font-size:.8rem}

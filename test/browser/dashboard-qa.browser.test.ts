@@ -48,6 +48,7 @@ describe('dashboard for QA (JavaScript off)', () => {
     await expect(row.locator('[data-overdue]').textContent()).resolves.toBe('1 overdue');
     await expect(row.getByRole('link', { name: customer.name }).count()).resolves.toBe(1);
     await expect(row.textContent()).resolves.toContain(`contract ${loan.ccb_number}`);
+    await shot('loans-overdue');
   });
 
   it('the search box goes from an id to its page and from a name to the customer', async () => {
