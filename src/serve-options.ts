@@ -51,6 +51,8 @@ export interface ServeOptions {
   credential: DefaultCredential;
   /** An exported snapshot loaded into the default partner at start (`--snapshot`). */
   snapshotFile?: string | undefined;
+  /** Snapshot bytes the instance keeps for all partners (`--max-snapshot-bytes-total`; 128 MiB). */
+  maxSnapshotBytesTotal?: number | undefined;
   log?: Logger;
   /** One console line per request (`--log`); off when absent. */
   accessLog?: AccessLogFormat | undefined;

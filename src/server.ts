@@ -27,10 +27,10 @@ import { hasBody, honestConnections } from './http/early-answers.js';
 import { hotReads } from './http/hot-reads.js';
 import { guardListener } from './http/node-guard.js';
 import { answerSlowClientsAsProblems } from './http/slow-client-answer.js';
-import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
+import { redactJsonText } from './lib/redact.js';
 import type { ServeOptions } from './serve-options.js';
 import { closeServer } from './server-shutdown.js';
 import { loadStartSnapshot } from './start-snapshot.js';
@@ -65,7 +65,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Shared mode's modules (pg, the cluster) load only with --database: a single process starts
   // without them.
   const database = options.databaseUrl
-    ? await (await import('./store/postgres/open.js')).openDatabase(options.databaseUrl, store)
+    ? await (await import('./store/postgres/open.js')).openDatabase(options.databaseUrl, store, {
+        log,
+        realNow: () => Date.now(),
+      })
     : undefined;
   const persistence =
     database ??
@@ -73,6 +76,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       dataFile: options.dataFile,
       journalLimitBytes: options.journalLimitBytes,
       log,
+      realNow: () => Date.now(),
     }));
   const config: AppConfig = {
     publicUrl: '',
@@ -90,6 +94,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     holidaysRegion: options.holidaysRegion,
     partnerTtlSeconds: options.partnerTtlSeconds,
     maxPartners: options.maxPartners,
+    maxSnapshotBytesTotal: options.maxSnapshotBytesTotal,
   };
   let shared: SharedMode | undefined;
   const metrics = options.metrics === false ? undefined : sandboxMetrics(store, () => shared);

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { customerView } from '../domain/customers/customer-view.js';
 import { clockViewAt } from '../engine/engine.js';
-import { redactAuthorization } from '../inspector/redact.js';
 import { appendRequest, DEFAULT_REQUEST_LOG_SIZE } from '../inspector/request-log.js';
+import { redactAuthorization } from '../lib/redact.js';
 import type { CustomerRecord, PartnerRecord } from '../store/records.js';
 import type { AccessLog } from './access-log.js';
 import type { AppDeps } from './deps.js';

@@ -5,6 +5,7 @@ import { HeapIndex } from './heap-index.js';
 import { byField, SortedIndex } from './indexes.js';
 import { PartnerRemovals } from './partner-removals.js';
 import { PARTNER_STREAM_PREFIX, type RandomCounterRecord } from './random-counters.js';
+import { nextExactSeq } from './record-rules.js';
 import type {
   BiometricsSessionRecord,
   CredentialRecord,
@@ -152,9 +153,9 @@ export class Store {
     for (const listener of this.evictionListeners) listener(partnerId);
   }
 
-  /** Next value of the store-wide insertion counter. */
+  /** Next value of the store-wide insertion counter, which must stay exact (see seq-repair.ts). */
   nextSeq(): number {
-    this.meta.seq += 1;
+    this.meta.seq = nextExactSeq(this.meta.seq);
     return this.meta.seq;
   }
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
-import { MAX_INSTANCE_SNAPSHOT_BYTES } from '../../src/domain/snapshots.js';
 import { captureWorldTables, snapshotTableNames } from '../../src/store/partner-world.js';
 import { isRowMeasured } from '../../src/store/row-sizes.js';
 import { advanceClock } from '../support/credit.js';
@@ -189,35 +188,6 @@ describe('named snapshots', () => {
       body: { name: 's3', replace: true },
     });
     expect(again.status).toBe(201);
-  });
-});
-
-describe('the snapshots of the whole sandbox', () => {
-  it('keep at most 1 GiB together, whichever partners saved them', async () => {
-    const sandbox = createTestSandbox();
-    const other = await newPartnerToken(sandbox);
-    expect(
-      (await sandbox.json('POST', '/v3/sandbox/snapshots', { body: { name: 'big' }, token: other.token }))
-        .status,
-    ).toBe(201);
-    // Another partner's snapshot stands in for many partners' (its size as counted, not its rows).
-    const { store } = sandbox.deps;
-    const big = [...store.snapshots.values()][0];
-    if (!big) throw new Error('no snapshot saved');
-    store.snapshots.replace({ ...big, bytes: MAX_INSTANCE_SNAPSHOT_BYTES - 100 });
-    const over = await sandbox.json<{ code: string; detail: string }>('POST', '/v3/sandbox/snapshots', {
-      body: { name: 'mine' },
-    });
-    expect(over.status).toBe(422);
-    expect(over.body.code).toBe('snapshot_limit_reached');
-    expect(over.body.detail).toContain('every partner on this sandbox');
-    // Once the other partner is gone, its snapshots no longer count.
-    expect(
-      (await sandbox.json('DELETE', `/v3/sandbox/partners/${big.partner_id}`, { token: other.token })).status,
-    ).toBe(204);
-    expect((await sandbox.json('POST', '/v3/sandbox/snapshots', { body: { name: 'mine' } })).status).toBe(
-      201,
-    );
   });
 });
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
-import { redactValues } from '../../inspector/redact.js';
+import { redactValues } from '../../lib/redact.js';
 import type { IdempotencyRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';

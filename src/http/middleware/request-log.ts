@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { keptRequestBody } from '../../inspector/kept-body.js';
-import { redactAuthorization } from '../../inspector/redact.js';
 import { appendRequest, DEFAULT_REQUEST_LOG_SIZE } from '../../inspector/request-log.js';
+import { redactAuthorization } from '../../lib/redact.js';
 import type { JsonValue } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';

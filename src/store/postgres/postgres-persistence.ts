@@ -3,6 +3,7 @@ import { type ChangeSet, isEmptyChangeSet } from '../change-set.js';
 import { type Persistence, WriteFailedError } from '../persistence.js';
 import { StorageHealth, StorageUnavailableError } from '../storage-health.js';
 import type { Store } from '../store.js';
+import { type LoadChecks, repairLoadedPartners } from '../stored-world-repair.js';
 import {
   describeUnsaved,
   onlyDeletes,
@@ -65,9 +66,7 @@ export class PostgresPersistence implements Persistence {
   guard: WriteGuard | undefined;
   onWrite: ((seconds: number) => void) | undefined;
   readonly health = new StorageHealth({
-    probe: async () => {
-      await this.pool.query('SELECT 1');
-    },
+    probe: () => this.pool.query('SELECT 1').then(noop),
     describe: describeDatabaseError,
   });
   private writing: Promise<void> | null = null;
@@ -77,6 +76,8 @@ export class PostgresPersistence implements Persistence {
   constructor(
     readonly pool: pg.Pool,
     private readonly store: Store,
+    /** Where the checks of loaded rows report what they set aside, and the real time they use. */
+    private readonly loading: LoadChecks = { log: console, realNow: Date.now },
   ) {
     store.trackChanges();
   }
@@ -88,9 +89,7 @@ export class PostgresPersistence implements Persistence {
    */
   async load(partnerIds?: readonly string[], tables = this.store.tableNames()): Promise<number> {
     const loaded: [string, StoredRow[]][] = [];
-    for (const name of tables) {
-      loaded.push([name, await readTableRows(this.pool, name, partnerIds)]);
-    }
+    for (const name of tables) loaded.push([name, await readTableRows(this.pool, name, partnerIds)]);
     let count = 0;
     let maxSeq = this.store.meta.seq;
     this.store.untracked(() => {
@@ -102,6 +101,8 @@ export class PostgresPersistence implements Persistence {
     });
     // The insertion counter orders a partner's events and jobs; it continues past what was loaded.
     this.store.meta.seq = maxSeq;
+    // Rows an older version let in unchecked are checked as each partner loads (stored-world-repair).
+    await repairLoadedPartners(this.store, partnerIds, this.loading);
     return count;
   }
 
