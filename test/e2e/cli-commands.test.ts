@@ -21,7 +21,7 @@ describe.concurrent('clock typos and reset (spawned CLI)', () => {
     expect(notADate.code).toBe(2);
     const after = json<{ now: string }>((await runCli(['clock', 'show', '--json'], env)).stdout);
     expect(after.now).toBe(before.now);
-  }, 30_000);
+  });
 
   it('a jump over 366 days needs --yes; reset needs --yes and starts the clock over', async () => {
     const env = await partnerEnv();
@@ -44,7 +44,7 @@ describe.concurrent('clock typos and reset (spawned CLI)', () => {
     expect(reset.code).toBe(0);
     const { clock } = json<{ clock: { now: string } }>(reset.stdout);
     expect(Math.abs(Date.parse(clock.now) - Date.now())).toBeLessThan(60_000);
-  }, 30_000);
+  });
 });
 
 describe.concurrent('URLs (spawned CLI)', () => {
@@ -64,7 +64,7 @@ describe.concurrent('URLs (spawned CLI)', () => {
     const forward = await runCli(['listen', '--forward-to', 'localhost:3000'], env);
     expect(forward.code).toBe(2);
     expect(forward.stderr).toContain('--forward-to http://localhost:3000');
-  }, 30_000);
+  });
 });
 
 describe.concurrent('CLI coverage: customers, webhooks, deliveries, loans, partners, trigger --set', () => {
@@ -87,7 +87,7 @@ describe.concurrent('CLI coverage: customers, webhooks, deliveries, loans, partn
       env,
     );
     expect(badOutcome.code).toBe(2);
-  }, 30_000);
+  });
 
   it('registers a webhook endpoint, shows its deliveries and deletes it', async () => {
     const env = await partnerEnv();
@@ -116,7 +116,7 @@ describe.concurrent('CLI coverage: customers, webhooks, deliveries, loans, partn
     const deleted = await runCli(['webhooks', 'delete', endpoint.id], env);
     expect(deleted.code).toBe(0);
     expect((await runCli(['webhooks', 'list'], env)).stdout.trim()).toBe('no endpoints');
-  }, 60_000);
+  });
 
   it('trigger --set overrides the loan amount; loans list shows it; bad overrides exit 2', async () => {
     // Every individual tier lends between 2,000.00 and 3,000.00, whichever tier the random CPF draws.
@@ -134,7 +134,7 @@ describe.concurrent('CLI coverage: customers, webhooks, deliveries, loans, partn
     expect(unknown.stderr).toContain('--set colour: unknown field. Known: amount, installments');
     const badAmount = await runCli(['trigger', 'loan.created', '--set', 'amount=lots'], env);
     expect(badAmount.code).toBe(2);
-  }, 60_000);
+  });
 
   it('lists the partners created with a credential, never their secrets', async () => {
     const env = await partnerEnv();
@@ -146,7 +146,7 @@ describe.concurrent('CLI coverage: customers, webhooks, deliveries, loans, partn
     const partners = json<Record<string, unknown>[]>(listed.stdout);
     expect(partners).toEqual([expect.objectContaining({ id: child.id, name: 'child-job' })]);
     expect(partners[0]).not.toHaveProperty('client_secret');
-  }, 30_000);
+  });
 });
 
 describe.concurrent('scenario runs for CI (spawned CLI)', () => {
@@ -161,7 +161,7 @@ describe.concurrent('scenario runs for CI (spawned CLI)', () => {
     });
     const text = await runCli(['scenario', 'run', 'active-customer'], env);
     expect(text.stdout).toMatch(/captured: customer cust_\w+/);
-  }, 30_000);
+  });
 
   it('a failed run still cleans up and shows the attempt error (connection refused)', async () => {
     const env = await partnerEnv();
@@ -175,7 +175,7 @@ describe.concurrent('scenario runs for CI (spawned CLI)', () => {
     );
     expect(res.stdout).toContain('✓  9 remove the endpoint');
     expect((await runCli(['webhooks', 'list'], env)).stdout.trim()).toBe('no endpoints');
-  }, 60_000);
+  });
 });
 
 describe.concurrent('events tail (spawned CLI)', () => {
@@ -196,5 +196,5 @@ describe.concurrent('events tail (spawned CLI)', () => {
     expect((await runCli(['customers', 'create', generateCpf('512345678')], env)).code).toBe(0);
     expect(await exitOf(tail)).toBe(0);
     expect(stdout).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z \(partner clock\) {2}customer\.created /);
-  }, 30_000);
+  });
 });

@@ -37,7 +37,7 @@ for (const file of docFiles(ROOT)) {
         const res = await runDocChain(chain);
         expect(res.code, res.output.slice(-3000)).toBe(0);
         expect(res.output).not.toMatch(/TypeError|undefined \(reading/);
-      }, 180_000);
+      });
     }
   });
 }
