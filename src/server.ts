@@ -26,6 +26,7 @@ import {
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
 import { hasBody, honestConnections } from './http/early-answers.js';
 import { hotReads } from './http/hot-reads.js';
+import { keepIdleConnectionsPastTheirHint } from './http/keep-alive.js';
 import { guardListener } from './http/node-guard.js';
 import { answerSlowClientsAsProblems } from './http/slow-client-answer.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
@@ -77,6 +78,8 @@ export interface ServeOptions {
   headersTimeoutMs?: number | undefined;
   /** Milliseconds a client has to send a whole request, body included (`--request-timeout`, 10 s). */
   requestTimeoutMs?: number | undefined;
+  /** Keep-alive timeout advertised to clients (5 s); idle connections really close a minute later. */
+  keepAliveTimeoutMs?: number | undefined;
   /** Shared by several people or partners (`--hosted`): turns the per-client connection cap on. */
   hosted?: boolean | undefined;
   /** Open connections one client address may hold in hosted mode (`--max-connections-per-client`, 32). */
@@ -227,6 +230,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       void deps.persistence.close().finally(() => reject(error));
     });
     slow = answerSlowClientsAsProblems(s as Server, () => config.publicUrl);
+    keepIdleConnectionsPastTheirHint(s as Server, options.keepAliveTimeoutMs);
     if (options.hosted) {
       cap = limitConnectionsPerClient(
         s as Server,
