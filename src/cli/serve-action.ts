@@ -174,6 +174,7 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
     }
     throw error;
   }
-  printBanner(server, { opts, rateLimit, safety, startTimeMs, holidaysRegion, credential });
+  // Signals are handled before the banner says it is up: a kill right after it stops it cleanly.
   stopOnSignals(server.close);
+  printBanner(server, { opts, rateLimit, safety, startTimeMs, holidaysRegion, credential });
 }

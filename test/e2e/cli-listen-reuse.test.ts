@@ -46,12 +46,7 @@ async function listenOnce(forward: string, extra: string[] = [], cpf?: string): 
     { CREDIT_SANDBOX_URL: server.url },
   );
   const ready = JSON.parse(
-    // A bound, not a wait: the line comes as soon as the CLI has started (slow on a loaded machine).
-    await waitForLine(
-      listen.stdout as NodeJS.ReadableStream,
-      (line) => line.includes('"event":"ready"'),
-      90_000,
-    ),
+    await waitForLine(listen.stdout as NodeJS.ReadableStream, (line) => line.includes('"event":"ready"')),
   ) as Ready;
   if (cpf) await api('POST', '/v3/customers', { cpf, name: 'Listener' });
   else listen.kill('SIGTERM');
