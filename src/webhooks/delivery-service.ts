@@ -179,7 +179,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   };
 
   return {
-    async idle(timeoutMs = 200_000) {
+    async idle(timeoutMs = 300_000) {
       const deadline = performance.now() + timeoutMs;
       for (;;) {
         if (unflushed.size > 0 || dispatcher.pending > 0) {

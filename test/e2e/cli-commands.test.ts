@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateCpf } from '../../src/finance/cpf.js';
 import { exitOf, partnerEnvOn, runCli, spawnCli, testServerForFile, waitForLine } from '../support/cli.js';
+import { WAIT_LIMIT_S } from '../support/time-limits.js';
 
 // One sandbox on loopback; each test works in its own partner, made over HTTP (spawns are slow),
 // so the tests run concurrently: most of their time is waiting on the CLIs they spawn.
@@ -182,7 +183,7 @@ describe.concurrent('events tail (spawned CLI)', () => {
   it('labels event times as partner-clock times', async () => {
     const env = await partnerEnv();
     const tail = spawnCli(
-      ['events', 'tail', '--type', 'customer.created', '--max', '1', '--timeout', '20'],
+      ['events', 'tail', '--type', 'customer.created', '--max', '1', '--timeout', WAIT_LIMIT_S],
       env,
     );
     let stdout = '';

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { defaultPartnerCall, exitOf, spawnCli, testServerForFile, waitForLine } from '../support/cli.js';
-import { WAIT_LIMIT_MS } from '../support/time-limits.js';
+import { WAIT_LIMIT_MS, WAIT_LIMIT_S } from '../support/time-limits.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 const server = testServerForFile();
@@ -43,7 +43,7 @@ describe('credit-sandbox listen --forward-to', () => {
         '--max',
         '1',
         '--timeout',
-        '30',
+        WAIT_LIMIT_S,
         '--json',
       ],
       { CREDIT_SANDBOX_URL: server.url },
@@ -100,9 +100,12 @@ describe('credit-sandbox listen --forward-to', () => {
 
   it("passes the app's failure back to the sandbox, so the retry arrives through the relay too", async () => {
     app = await startReceiver((_, n) => ({ status: n === 0 ? 503 : 200 }));
-    const listen = spawnCli(['listen', '-f', app.url, '-e', 'customer.*', '--max', '2', '--timeout', '30'], {
-      CREDIT_SANDBOX_URL: server.url,
-    });
+    const listen = spawnCli(
+      ['listen', '-f', app.url, '-e', 'customer.*', '--max', '2', '--timeout', WAIT_LIMIT_S],
+      {
+        CREDIT_SANDBOX_URL: server.url,
+      },
+    );
     const secretLine = await waitForLine(listen.stdout as NodeJS.ReadableStream, (line) =>
       line.startsWith('Your webhook signing secret is whsec_'),
     );

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
 import { exitOf, partnerEnvOn, runCli, spawnCli, startTestServer, waitForLine } from '../support/cli.js';
 import { FAILING_SCENARIO, RUNNABLE_SCENARIOS } from '../support/scenarios.js';
+import { WAIT_LIMIT_S } from '../support/time-limits.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 // One sandbox server on loopback for every CLI process of this file.
@@ -159,7 +160,7 @@ describe('credit-sandbox CLI (spawned, against a server on 127.0.0.1)', () => {
   it('tails new events (refreshing its token after a clock jump) and lists them', async () => {
     const partner = await partnerEnv();
     const tail = spawnCli(
-      ['events', 'tail', '--type', 'customer.*', '--max', '1', '--timeout', '20', '--json'],
+      ['events', 'tail', '--type', 'customer.*', '--max', '1', '--timeout', WAIT_LIMIT_S, '--json'],
       partner,
     );
     let stdout = '';
