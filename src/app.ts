@@ -15,6 +15,7 @@ import { sandboxDeliveryRoutes } from './api/sandbox-deliveries.js';
 import { sandboxEventRoutes } from './api/sandbox-events.js';
 import { sandboxFaultRoutes } from './api/sandbox-faults.js';
 import { sandboxKycRoutes } from './api/sandbox-kyc.js';
+import { sandboxPartnerLifetimeRoutes } from './api/sandbox-partner-lifetime.js';
 import { sandboxPartnerRoutes } from './api/sandbox-partners.js';
 import { sandboxProviderStateRoutes } from './api/sandbox-provider-states.js';
 import { sandboxRequestRoutes } from './api/sandbox-requests.js';
@@ -30,6 +31,7 @@ import type { AppEnv } from './http/env.js';
 import { errorResponse } from './http/error-answer.js';
 import { hostedBiometricsRoutes } from './http/hosted-biometrics.js';
 import { RouteTable } from './http/method-not-allowed.js';
+import { httpMetrics, metricsHandler } from './http/metrics-route.js';
 import { authenticate } from './http/middleware/authenticate.js';
 import { durable } from './http/middleware/durable.js';
 import { faults } from './http/middleware/faults.js';
@@ -57,6 +59,7 @@ export const SNAPSHOT_PREFIX = '/v3/sandbox/snapshots/';
 const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   authRoutes,
   sandboxPartnerRoutes,
+  sandboxPartnerLifetimeRoutes,
   sandboxClockRoutes,
   sandboxCalendarRoutes,
   sandboxEventRoutes,
@@ -98,6 +101,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Reads skip the body check and the durability wait: inspecting the body of a GET makes the
   // Node adapter build a full Request object, and each middleware layer costs a promise per request.
   const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
+  // First: every answer is counted and timed, refusals and forwarded requests included.
+  if (deps.metrics) app.use('*', httpMetrics(deps.metrics.recorder));
   if (deps.clusterGate) app.use('*', deps.clusterGate);
   // First, so it sees the final answer of every request, refusals by later middleware included.
   app.use('/v3/*', requestLog(deps));
@@ -163,6 +168,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     c.header('Retry-After', String(health.retryAfterSeconds));
     return c.json({ status: 'storage_unavailable', storage }, 503);
   });
+  if (deps.metrics) app.get('/metrics', metricsHandler(deps.metrics.recorder, deps.metrics.access));
 
   let routeTable: RouteTable | undefined;
   app.notFound((c) => {

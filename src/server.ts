@@ -12,9 +12,8 @@ import { serve } from '@hono/node-server';
 import { createApp, MAX_BODY_BYTES } from './app.js';
 import type { SharedMode } from './cluster/shared-mode.js';
 import { createDeps } from './deps.js';
-import { type DefaultCredential, ensureDefaultPartner } from './domain/default-partner.js';
-import type { Timings } from './engine/timings.js';
-import { AccessLog, type AccessLogFormat } from './http/access-log.js';
+import { ensureDefaultPartner } from './domain/default-partner.js';
+import { AccessLog } from './http/access-log.js';
 import {
   type ConnectionCap,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -23,7 +22,7 @@ import {
   limitConnectionsPerClient,
   slowClientServerOptions,
 } from './http/connection-limits.js';
-import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
+import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { hasBody, honestConnections } from './http/early-answers.js';
 import { hotReads } from './http/hot-reads.js';
 import { keepIdleConnectionsPastTheirHint } from './http/keep-alive.js';
@@ -33,72 +32,23 @@ import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
 import { redactJsonText } from './lib/redact.js';
+import type { ServeOptions } from './serve-options.js';
 import { closeServer } from './server-shutdown.js';
 import { loadStartSnapshot } from './start-snapshot.js';
 import { openPersistence } from './store/open-persistence.js';
 import { Store } from './store/store.js';
+import { sandboxMetrics } from './tenancy/metrics-sources.js';
+import { PartnerSweeper } from './tenancy/sweeper.js';
 
-export interface ServeOptions {
-  port: number;
-  host: string;
-  /** JSON file to persist to; in-memory when absent. */
-  dataFile?: string | undefined;
-  /** With `dataFile`: compact the journal once it holds this many bytes (default 16 MiB). */
-  journalLimitBytes?: number | undefined;
-  /** PostgreSQL connection URL (shared mode); takes the place of `dataFile`. */
-  databaseUrl?: string | undefined;
-  /** Shared mode: the URL other instances forward requests to (default: the listening address). */
-  instanceUrl?: string | undefined;
-  /** Hosted safety (`--hosted-safety`, `--partner-signup`, quotas); all off when absent. */
-  safety?: HostedSafety | undefined;
-  /** Shared mode: how long a partner lease lasts without renewal (default 5 s). */
-  leaseMs?: number | undefined;
-  /** Shared mode: how long a request waits for a dead owner's partner to be taken over (20 s). */
-  forwardWaitMs?: number | undefined;
-  /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
-  publicUrl?: string | undefined;
-  clockMode: AppConfig['clockMode'];
-  webhookHttpHosts: string[];
-  /** Milliseconds a webhook receiver has to answer; defaults to 10 s. */
-  webhookTimeoutMs?: number | undefined;
-  /** Automatic delays; DESIGN's defaults when absent. */
-  timings?: Timings | undefined;
-  /** Requests kept per partner by the request inspector (default 1000; 0 keeps none). */
-  requestLogSize?: number | undefined;
-  /** Directories of the team's own scenario files (`--scenarios`). */
-  scenarioDirs?: string[] | undefined;
-  rateLimit: number;
-  /** Makes every generated value reproducible (`--seed`); random when absent. */
-  seed?: string | undefined;
-  /** Where partner clocks start, ms since the epoch (`--start-time`); real time when absent. */
-  startTimeMs?: number | undefined;
-  /** A Brazilian state whose holidays join the banking calendar (`--holidays-region`). */
-  holidaysRegion?: string | undefined;
-  /** Milliseconds a client has to send complete request headers (`--headers-timeout`, 5 s). */
-  headersTimeoutMs?: number | undefined;
-  /** Milliseconds a client has to send a whole request, body included (`--request-timeout`, 10 s). */
-  requestTimeoutMs?: number | undefined;
-  /** Keep-alive timeout advertised to clients (5 s); idle connections really close a minute later. */
-  keepAliveTimeoutMs?: number | undefined;
-  /** Shared by several people or partners (`--hosted`): turns the per-client connection cap on. */
-  hosted?: boolean | undefined;
-  /** Open connections one client address may hold in hosted mode (`--max-connections-per-client`, 32). */
-  maxConnectionsPerClient?: number | undefined;
-  credential: DefaultCredential;
-  /** An exported snapshot loaded into the default partner at start (`--snapshot`). */
-  snapshotFile?: string | undefined;
-  log?: Logger;
-  /** One console line per request (`--log`); off when absent. */
-  accessLog?: AccessLogFormat | undefined;
-  /** Where the access log's text goes (one write per event-loop turn); stdout when absent. */
-  accessLogWrite?: ((text: string) => void) | undefined;
-}
+export type { ServeOptions } from './serve-options.js';
 
 export interface RunningServer {
   url: string;
   deps: AppDeps;
   /** Shared mode's ownership and forwarding (with `--database`). */
   shared: SharedMode | undefined;
+  /** Removes expired partners every few seconds; `sweep()` runs one now (tests). */
+  sweeper: PartnerSweeper;
   close(): Promise<void>;
 }
 
@@ -116,7 +66,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Shared mode's modules (pg, the cluster) load only with --database: a single process starts
   // without them.
   const database = options.databaseUrl
-    ? await (await import('./store/postgres/open.js')).openDatabase(options.databaseUrl, store)
+    ? await (await import('./store/postgres/open.js')).openDatabase(options.databaseUrl, store, {
+        log,
+        realNow: () => Date.now(),
+      })
     : undefined;
   const persistence =
     database ??
@@ -124,6 +77,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       dataFile: options.dataFile,
       journalLimitBytes: options.journalLimitBytes,
       log,
+      realNow: () => Date.now(),
     }));
   const config: AppConfig = {
     publicUrl: '',
@@ -139,7 +93,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     quotas: options.safety?.quotas,
     startTimeMs: options.startTimeMs,
     holidaysRegion: options.holidaysRegion,
+    partnerTtlSeconds: options.partnerTtlSeconds,
+    maxPartners: options.maxPartners,
+    maxSnapshotBytesTotal: options.maxSnapshotBytesTotal,
   };
+  let shared: SharedMode | undefined;
+  const metrics = options.metrics === false ? undefined : sandboxMetrics(store, () => shared);
+  if (metrics)
+    persistence.onWrite = (seconds) => metrics.observeFlush(database ? 'postgres' : 'journal', seconds);
   const unseeded = unseededStreams({ ids: randomIds, randomBytes: cryptoRandomBytes });
   const seeded =
     seed === undefined
@@ -159,21 +120,28 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ids: streams.server.ids,
     randomBytes: streams.server.randomBytes,
     streams,
-    realNow: () => Date.now(),
+    realNow: options.realNow ?? (() => Date.now()),
     config,
     log,
+    onWebhookAttempt: metrics && ((outcome) => metrics.observeAttempt(outcome)),
   });
+  if (metrics) {
+    deps.metrics = {
+      recorder: metrics,
+      access: { token: options.metricsToken, hosted: Boolean(options.hosted || database) },
+    };
+  }
   // Request ids are made per request: without --seed, a per-process counter behind a random
   // prefix (unique, cheap) instead of 128 random bits each.
   if (seed === undefined) deps.requestIds = counterIds();
-  const shared = database
-    ? (await import('./cluster/shared-mode.js')).sharedMode(
-        deps,
-        database,
-        options.leaseMs,
-        options.forwardWaitMs,
-      )
+  shared = database
+    ? (await import('./cluster/shared-mode.js')).sharedMode(deps, database, {
+        leaseMs: options.leaseMs,
+        forwardWaitMs: options.forwardWaitMs,
+        idleUnloadMs: options.idleUnloadMs,
+      })
     : undefined;
+  const sweeper = new PartnerSweeper({ ...deps, remote: shared?.directory });
   if (!shared) {
     ensureDefaultPartner(deps, options.credential, options.clockMode);
     await deps.persistence.flush();
@@ -244,12 +212,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   config.publicUrl = (options.publicUrl ?? `http://${shownHost}:${address.port}`).replace(/\/$/, '');
   const url = `http://${shownHost}:${address.port}`;
   await shared?.start(options.instanceUrl ?? url, options.credential, options.clockMode);
+  sweeper.start();
 
   const running: RunningServer = {
     url,
     deps,
     shared,
-    close: () => closeServer({ server, deps, shared, accessLog, log }),
+    sweeper,
+    close: () => closeServer({ server, deps, shared, sweeper, accessLog, log }),
   };
   if (options.snapshotFile) {
     try {

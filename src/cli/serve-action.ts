@@ -7,6 +7,7 @@ import { parseTimings, type Timings } from '../engine/timings.js';
 import { BRAZILIAN_STATES } from '../finance/business-days.js';
 import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../http/access-log.js';
 import type { HostedSafety } from '../http/deps.js';
+import { LATEST_CLOCK_MS } from '../store/record-rules.js';
 import { readHostedSafety } from './hosted-safety.js';
 import { printBanner } from './serve-banner.js';
 import {
@@ -18,6 +19,7 @@ import {
   splitList,
 } from './serve-parsing.js';
 import { stopOnSignals } from './serve-signals.js';
+import { readTenancy, type TenancySettings } from './tenancy-options.js';
 
 /** Starts the sandbox with the parsed `serve` options (exits 2 on a bad value). */
 export async function serve(opts: Record<string, string | undefined>): Promise<void> {
@@ -30,6 +32,11 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
   const journalLimitBytes = parseSize(opts.journalLimit ?? '');
   if (journalLimitBytes === null || journalLimitBytes < 1)
     fail(`--journal-limit must be a size such as 65536, 64kb or 16mb, got "${opts.journalLimit}"`);
+  const maxSnapshotBytesTotal = parseSize(opts.maxSnapshotBytesTotal ?? '');
+  if (maxSnapshotBytesTotal === null || maxSnapshotBytesTotal < 1)
+    fail(
+      `--max-snapshot-bytes-total must be a size such as 128mb or 1gb, got "${opts.maxSnapshotBytesTotal}"`,
+    );
   const webhookTimeoutMs = Number(opts.webhookTimeout);
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) {
     fail(`--webhook-timeout must be a positive integer of milliseconds, got "${opts.webhookTimeout}"`);
@@ -53,8 +60,10 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
     '--max-connections-per-client',
   );
   let safety: HostedSafety;
+  let tenancy: TenancySettings;
   try {
     safety = readHostedSafety(opts);
+    tenancy = readTenancy(opts);
   } catch (error) {
     fail((error as Error).message);
   }
@@ -67,9 +76,9 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
   let startTimeMs: number | undefined;
   if (opts.startTime !== undefined) {
     startTimeMs = parseStartTime(opts.startTime);
-    if (startTimeMs === undefined)
+    if (startTimeMs === undefined || startTimeMs < 0 || startTimeMs >= LATEST_CLOCK_MS)
       fail(
-        `--start-time must be a date-time with a zone, e.g. 2026-03-02T12:00:00Z; got "${opts.startTime}"`,
+        `--start-time must be a date-time with a zone from 1970 to before 9900, e.g. 2026-03-02T12:00:00Z; got "${opts.startTime}"`,
       );
   }
   const holidaysRegion = opts.holidaysRegion?.toUpperCase();
@@ -102,6 +111,8 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
   }
   // Loaded here so the other commands (HTTP clients of a running sandbox) start fast.
   const { startServer } = await import('../server.js');
+  const { logFor } = await import('../http/json-log.js');
+  const log = logFor(tenancy.logFormat);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     // A broken file of --scenarios stops the start, not the first run. Without --scenarios only
@@ -141,8 +152,15 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
       holidaysRegion,
       credential,
       snapshotFile: opts.snapshot,
+      maxSnapshotBytesTotal,
       scenarioDirs: splitList(opts.scenarios),
       accessLog,
+      log,
+      partnerTtlSeconds: tenancy.partnerTtlSeconds,
+      maxPartners: tenancy.maxPartners,
+      idleUnloadMs: tenancy.idleUnloadMs,
+      metrics: tenancy.metrics,
+      metricsToken: tenancy.metricsToken,
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -175,6 +193,10 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
     throw error;
   }
   // Signals are handled before the banner says it is up: a kill right after it stops it cleanly.
-  stopOnSignals(server.close);
-  printBanner(server, { opts, rateLimit, safety, startTimeMs, holidaysRegion, credential });
+  stopOnSignals(server.close, log);
+  printBanner(
+    server,
+    { opts, rateLimit, safety, tenancy, startTimeMs, holidaysRegion, credential },
+    (line) => (tenancy.logFormat === 'json' ? log.info(line.trim()) : console.log(line)),
+  );
 }

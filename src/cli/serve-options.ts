@@ -89,6 +89,11 @@ export function serveOptions(command: Command): Command {
       String(DEFAULT_REQUEST_TIMEOUT_MS),
     )
     .option(
+      '--max-snapshot-bytes-total <size>',
+      'snapshot bytes (as JSON) the instance keeps for all partners together, e.g. 128mb (env CREDIT_SANDBOX_MAX_SNAPSHOT_BYTES_TOTAL)',
+      process.env.CREDIT_SANDBOX_MAX_SNAPSHOT_BYTES_TOTAL ?? '128mb',
+    )
+    .option(
       '--snapshot <file>',
       'load an exported snapshot (JSON or .json.gz) into the default partner at start (env CREDIT_SANDBOX_SNAPSHOT)',
       process.env.CREDIT_SANDBOX_SNAPSHOT || undefined,

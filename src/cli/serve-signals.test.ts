@@ -1,15 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type Mock, type MockInstance, vi } from 'vitest';
 import { stopOnSignals } from './serve-signals.js';
 
 // The documented "stops within 2 s" is this deadline: checked on fake timers, so it holds however
 // busy the machine is (test/e2e/cli-serve.test.ts checks a real `serve` exits 0, i.e. in time).
 let exit: MockInstance<typeof process.exit>;
+let log: { info: Mock; error: Mock };
 let added: { signal: 'SIGTERM' | 'SIGINT'; listener: () => void }[] = [];
 
 /** Installs the handlers and hands back the one for `signal` (the process is never signalled). */
 function install(close: () => Promise<void>): Record<'SIGTERM' | 'SIGINT', () => void> {
   const before = { SIGTERM: process.listeners('SIGTERM'), SIGINT: process.listeners('SIGINT') };
-  stopOnSignals(close);
+  stopOnSignals(close, log);
   const handlers = {} as Record<'SIGTERM' | 'SIGINT', () => void>;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const listener = process.listeners(signal).find((l) => !before[signal].includes(l)) as () => void;
@@ -22,8 +23,7 @@ function install(close: () => Promise<void>): Record<'SIGTERM' | 'SIGINT', () =>
 beforeEach(() => {
   vi.useFakeTimers();
   exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as typeof process.exit);
-  vi.spyOn(console, 'log').mockImplementation(() => {});
-  vi.spyOn(console, 'error').mockImplementation(() => {});
+  log = { info: vi.fn(), error: vi.fn() };
 });
 
 afterEach(() => {
@@ -38,13 +38,13 @@ describe('stopping on SIGTERM / SIGINT', () => {
     let closed = () => {};
     const handlers = install(() => new Promise<void>((resolve) => (closed = resolve)));
     handlers.SIGTERM();
-    expect(console.log).toHaveBeenCalledWith('credit-sandbox: SIGTERM received, stopping…');
+    expect(log.info).toHaveBeenCalledWith('credit-sandbox: SIGTERM received, stopping…');
     await vi.advanceTimersByTimeAsync(1_999);
     expect(exit).not.toHaveBeenCalled();
     closed();
     await vi.advanceTimersByTimeAsync(0);
     expect(exit).toHaveBeenCalledWith(0);
-    expect(console.log).toHaveBeenCalledWith('credit-sandbox stopped');
+    expect(log.info).toHaveBeenCalledWith('credit-sandbox stopped');
   });
 
   it('exits 1 when closing overruns 2 s, not a millisecond before', async () => {
@@ -54,7 +54,7 @@ describe('stopping on SIGTERM / SIGINT', () => {
     expect(exit).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
     expect(exit).toHaveBeenCalledWith(1);
-    expect(console.error).toHaveBeenCalledWith('credit-sandbox: did not stop within 2000 ms, exiting');
+    expect(log.error).toHaveBeenCalledWith('credit-sandbox: did not stop within 2000 ms, exiting');
   });
 
   it('exits 1 at once on a second signal', async () => {
@@ -62,6 +62,6 @@ describe('stopping on SIGTERM / SIGINT', () => {
     handlers.SIGTERM();
     handlers.SIGINT();
     expect(exit).toHaveBeenCalledWith(1);
-    expect(console.error).toHaveBeenCalledWith('credit-sandbox: SIGINT received again, exiting now');
+    expect(log.error).toHaveBeenCalledWith('credit-sandbox: SIGINT received again, exiting now');
   });
 });

@@ -39,8 +39,11 @@ export const ERROR_CATALOG = {
   invalid_token: AUTH_ERRORS.invalid_token,
   token_expired: AUTH_ERRORS.token_expired,
   invalid_client: AUTH_ERRORS.invalid_client,
+  partner_expired: AUTH_ERRORS.partner_expired,
+  partner_deleted: AUTH_ERRORS.partner_deleted,
   // 404 / 405: nothing answers at that address.
   partner_signup_disabled: AUTH_ERRORS.partner_signup_disabled,
+  partner_protected: SANDBOX_ERRORS.partner_protected,
   resource_not_found: HTTP_ERRORS.resource_not_found,
   route_not_found: HTTP_ERRORS.route_not_found,
   scenario_not_found: SANDBOX_ERRORS.scenario_not_found,
@@ -86,6 +89,7 @@ export const ERROR_CATALOG = {
   idempotency_key_reused: HTTP_ERRORS.idempotency_key_reused,
   clock_backwards: SANDBOX_ERRORS.clock_backwards,
   clock_jump_too_large: SANDBOX_ERRORS.clock_jump_too_large,
+  partner_limit_reached: SANDBOX_ERRORS.partner_limit_reached,
   quota_exceeded: SANDBOX_ERRORS.quota_exceeded,
   too_many_fault_rules: SANDBOX_ERRORS.too_many_fault_rules,
   fault_rule_unbounded: SANDBOX_ERRORS.fault_rule_unbounded,
@@ -105,6 +109,8 @@ export const ERROR_CATALOG = {
   service_unavailable: HTTP_ERRORS.service_unavailable,
   gateway_timeout: HTTP_ERRORS.gateway_timeout,
   internal_error: HTTP_ERRORS.internal_error,
+  // 507: the instance has no room left to keep it.
+  snapshot_storage_full: SANDBOX_ERRORS.snapshot_storage_full,
 } as const satisfies Record<AreaCode, ErrorCatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

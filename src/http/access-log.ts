@@ -27,8 +27,12 @@ export class AccessLog {
     private readonly write: (text: string) => void,
   ) {}
 
-  /** One answered request; `startedMs` is its `performance.now()` when it arrived. */
-  line(method: string, path: string, status: number, startedMs: number): void {
+  /**
+   * One answered request; `startedMs` is its `performance.now()` when it arrived, `requestId` its
+   * `Request-Id` (JSON lines carry it, so a line leads to the inspector's entry and the server's
+   * own log lines about the same request).
+   */
+  line(method: string, path: string, status: number, startedMs: number, requestId?: string): void {
     if (status === 200 && path === '/healthz') return;
     // Secrets in a query (`?client_secret=…`) or a path never reach the log.
     const shown = redactTarget(path);
@@ -40,7 +44,7 @@ export class AccessLog {
     }
     this.pending +=
       this.format === 'json'
-        ? `${JSON.stringify({ time: this.stamp, method, path: shown, status, duration_ms: durationMs })}\n`
+        ? `${JSON.stringify({ time: this.stamp, method, path: shown, status, duration_ms: durationMs, request_id: requestId })}\n`
         : `${this.stamp}  ${method.padEnd(6)} ${shown}  ${status}  ${durationMs} ms\n`;
     if (!this.scheduled) {
       this.scheduled = true;
@@ -51,7 +55,16 @@ export class AccessLog {
   /** Logs a request outside the hot reads once its response has been sent. */
   watch(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
-    res.once('finish', () => this.line(req.method ?? 'GET', req.url ?? '/', res.statusCode, started));
+    res.once('finish', () => {
+      const requestId = res.getHeader('request-id');
+      this.line(
+        req.method ?? 'GET',
+        req.url ?? '/',
+        res.statusCode,
+        started,
+        typeof requestId === 'string' ? requestId : undefined,
+      );
+    });
   }
 
   /** Writes what is waiting now (the end of a turn, or shutdown). */

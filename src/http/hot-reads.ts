@@ -13,6 +13,7 @@ import { tokenCache } from './token-cache.js';
 
 const CUSTOMER_PREFIX = '/v3/customers/';
 const CLOCK_PATH = '/v3/sandbox/clock';
+const CUSTOMER_ROUTE = '/v3/customers/{customer_id}';
 
 /**
  * The two hottest reads, `GET /v3/sandbox/clock` and `GET /v3/customers/{customer_id}`, answered
@@ -38,6 +39,7 @@ export function hotReads(deps: AppDeps, accessLog: AccessLog | undefined): HotRe
   const limiter = rate > 0 ? sharedRateLimiter(deps, rate, deps.realNow) : undefined;
   const logSize = deps.config.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
   const nextId = deps.requestIds ?? deps.ids;
+  const metrics = deps.metrics?.recorder;
   const rateLimitText = String(rate);
   // A customer's JSON per row version (rows are immutable: an update is a new object).
   const customerJson = new WeakMap<CustomerRecord, string>();
@@ -142,7 +144,13 @@ export function hotReads(deps: AppDeps, accessLog: AccessLog | undefined): HotRe
       );
       flushSoon();
     }
-    accessLog?.line('GET', path, 200, started);
+    accessLog?.line('GET', path, 200, started, requestId);
+    metrics?.observeRequest(
+      'GET',
+      customerId === undefined ? CLOCK_PATH : CUSTOMER_ROUTE,
+      200,
+      (performance.now() - started) / 1000,
+    );
     return true;
   };
   // Called outside any handler: a row whose view throws would end the process here. Logged, and

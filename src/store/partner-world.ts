@@ -1,4 +1,4 @@
-import { GroupIndex } from './indexes.js';
+import { SEQ_CEILING } from './record-rules.js';
 import { IdleRowSizer, rowJsonBytes } from './row-sizes.js';
 import type { WorldRow, WorldTables } from './snapshot-records.js';
 import type { Store } from './store.js';
@@ -20,6 +20,7 @@ export const NOT_IN_SNAPSHOTS: Readonly<Record<string, string>> = {
     "the partner's random-stream position is saved on its own (`random_draws`), and only under --seed",
   fault_rules:
     'API-side fault rules are test-harness configuration: a restore must not bring back a fault a test cleared',
+  partner_tombstones: "what stays of gone partners: the sandbox's, not a partner's",
 };
 
 export type { WorldRow, WorldTables } from './snapshot-records.js';
@@ -31,35 +32,15 @@ export function snapshotTableNames(store: Store): string[] {
 
 type AnyTable = Table<WorldRow>;
 
-/**
- * Per-partner row groups of the snapshot tables, registered on first use (a store that never
- * takes a snapshot pays nothing), so saving and restoring cost the partner's size, not the store's.
- */
-const groups = new WeakMap<Store, Map<string, GroupIndex<WorldRow>>>();
-
 function tableOf(store: Store, name: string): AnyTable {
   const table = store.table(name);
   if (!(table instanceof Table)) throw new Error(`snapshot table ${name} is not a row table`);
   return table as AnyTable;
 }
 
-/** The partner's rows of one row table, through a per-partner index made on first use. */
+/** The partner's rows of one row table (the table's own per-partner group: its size, not the table's). */
 export function partnerRows(store: Store, name: string, partnerId: string): readonly WorldRow[] {
-  return partnerGroup(store, name).get(partnerId);
-}
-
-function partnerGroup(store: Store, name: string): GroupIndex<WorldRow> {
-  let byTable = groups.get(store);
-  if (!byTable) {
-    byTable = new Map();
-    groups.set(store, byTable);
-  }
-  let group = byTable.get(name);
-  if (!group) {
-    group = tableOf(store, name).index(new GroupIndex<WorldRow>((row) => row.partner_id));
-    byTable.set(name, group);
-  }
-  return group;
+  return tableOf(store, name).partnerRows(partnerId);
 }
 
 /**
@@ -69,7 +50,7 @@ function partnerGroup(store: Store, name: string): GroupIndex<WorldRow> {
 export function captureWorldTables(store: Store, partnerId: string): WorldTables {
   const tables: WorldTables = {};
   for (const name of snapshotTableNames(store)) {
-    tables[name] = [...partnerGroup(store, name).get(partnerId)];
+    tables[name] = tableOf(store, name).partnerRows(partnerId);
   }
   return tables;
 }
@@ -107,7 +88,7 @@ export function findTakenId(
  */
 export function replaceWorldTables(store: Store, partnerId: string, tables: WorldTables): void {
   for (const name of snapshotTableNames(store)) {
-    const current = partnerGroup(store, name).get(partnerId);
+    const current = tableOf(store, name).partnerRows(partnerId);
     const wanted = tables[name] ?? [];
     // Rows are immutable: a row object present now and in the world is the same row, untouched
     // (a restore after a test that changed a few rows swaps only those).
@@ -122,13 +103,46 @@ export function replaceWorldTables(store: Store, partnerId: string, tables: Worl
     const upserts = present.size === 0 ? wanted : wanted.filter((row) => !present.has(row));
     if (deletes.length > 0 || upserts.length > 0) tableOf(store, name).apply({ upserts, deletes });
   }
-  // The insertion counter orders events and jobs; it continues past every row put back (an
-  // import brings rows numbered on another sandbox).
+  // The insertion counter orders events and jobs; it continues past every row put back. Rows of a
+  // snapshot were numbered by this store (an import renumbers its rows first: `renumberWorld`), so
+  // this moves the counter only for a world saved before a restart that lost the counter's tail.
   let maxSeq = store.meta.seq;
   for (const rows of Object.values(tables)) {
-    for (const row of rows) if (typeof row.seq === 'number' && row.seq > maxSeq) maxSeq = row.seq;
+    for (const row of rows) {
+      if (typeof row.seq === 'number' && row.seq > maxSeq && row.seq <= SEQ_CEILING) maxSeq = row.seq;
+    }
   }
   store.meta.seq = maxSeq;
+}
+
+/**
+ * Gives every row of a world a fresh number from the store's counter, in the order their own
+ * numbers gave them (ties: table order, then position). An imported world was numbered on another
+ * sandbox (or by hand): its numbers must never move the counter other partners' rows take theirs
+ * from. Changes the rows in place: call it on rows no table holds yet.
+ */
+export function renumberWorld(store: Store, tables: WorldTables): void {
+  const order: { row: WorldRow; seq: number; table: number; index: number }[] = [];
+  Object.values(tables).forEach((rows, table) => {
+    rows.forEach((row, index) => {
+      order.push({ row, seq: row.seq ?? 0, table, index });
+    });
+  });
+  order.sort((a, b) => a.seq - b.seq || a.table - b.table || a.index - b.index);
+  for (const entry of order) entry.row.seq = store.nextSeq();
+}
+
+/**
+ * Puts `tables` in place of every row the partner holds in the snapshot tables, whatever state an
+ * interrupted swap left the tables in (rows found by a scan, not by the partner's index): undoes an
+ * import that failed half-way. Slow (a pass over each table); only for that.
+ */
+export function forceWorldTables(store: Store, partnerId: string, tables: WorldTables): void {
+  for (const name of snapshotTableNames(store)) {
+    const table = tableOf(store, name);
+    table.deleteWhere((row) => row.partner_id === partnerId);
+    table.apply({ upserts: tables[name] ?? [], deletes: [] });
+  }
 }
 
 /**

@@ -2,6 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import { assertNotExpired } from '../../domain/access-tokens.js';
 import { authenticateClient } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
+import { expiredProblem, goneProblem } from '../../domain/partner-lifetime.js';
+import type { PartnerRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { requestHeader } from '../node-fast-path.js';
@@ -35,26 +37,43 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
     let clientId: string;
     if (path === TOKEN_PATH || (path === PROVIDER_STATES_PATH && /^Basic\s/i.test(header))) {
       const basic = parseBasic(header);
+      // A gone partner's client id says why it stopped working (its credential went with it).
+      const gone = deps.store.credentials.get(basic.clientId)
+        ? undefined
+        : goneProblem(deps.store, basic.clientId);
+      if (gone) throw gone;
       const credential = authenticateClient(deps.store.credentials, basic.clientId, basic.secret);
       partnerId = credential.partner_id;
       clientId = credential.id;
     } else {
       const token = parseBearer(header);
       const subject = verified.verify(token);
-      if (!deps.store.partners.get(subject.partnerId)) {
-        throw new ApiError('invalid_token', 'The partner this token was issued for no longer exists.');
+      const owner = deps.store.partners.get(subject.partnerId);
+      if (!owner) {
+        throw (
+          goneProblem(deps.store, subject.partnerId) ??
+          new ApiError('invalid_token', 'The partner this token was issued for no longer exists.')
+        );
       }
+      assertAlive(owner, deps.realNow);
       assertNotExpired(subject, deps.engine.clock(subject.partnerId));
       partnerId = subject.partnerId;
       clientId = subject.clientId;
     }
     const partner = deps.store.partners.get(partnerId);
     if (!partner) throw new ApiError('invalid_client', 'The partner of this credential no longer exists.');
+    assertAlive(partner, deps.realNow);
     c.set('partner', partner);
     c.set('clientId', clientId);
     c.set('clock', deps.engine.clock(partnerId));
     return next();
   };
+}
+
+/** Refused from the instant its lifetime ends (real time), before the sweep removes it. */
+function assertAlive(partner: PartnerRecord, realNow: () => number): void {
+  const end = partner.expires_at_ms;
+  if (end !== undefined && end !== null && realNow() >= end) throw expiredProblem(partner.id, end);
 }
 
 function parseBearer(header: string): string {

@@ -9,6 +9,8 @@ import { sharedRateLimiter } from '../rate-limiter.js';
 export function rateLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const rate = deps.config.rateLimit;
   const limiter = rate > 0 ? sharedRateLimiter(deps, rate, deps.realNow) : undefined;
+  // One bucket per partner in memory, not per partner ever seen.
+  if (limiter) deps.store.onEvicted((partnerId) => limiter.forget(partnerId));
   return (c, next) => {
     const partner = c.get('partner');
     if (!limiter || !partner) return next();
