@@ -25,6 +25,7 @@ import {
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { hasBody, honestConnections } from './http/early-answers.js';
 import { hotReads } from './http/hot-reads.js';
+import { keepIdleConnectionsPastTheirHint } from './http/keep-alive.js';
 import { guardListener } from './http/node-guard.js';
 import { answerSlowClientsAsProblems } from './http/slow-client-answer.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
@@ -197,6 +198,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       void deps.persistence.close().finally(() => reject(error));
     });
     slow = answerSlowClientsAsProblems(s as Server, () => config.publicUrl);
+    keepIdleConnectionsPastTheirHint(s as Server, options.keepAliveTimeoutMs);
     if (options.hosted) {
       cap = limitConnectionsPerClient(
         s as Server,

@@ -136,7 +136,7 @@ describe('hot reads', () => {
     expect(deps.store.requests.size).toBe(100);
     expect(lines.length - before).toBe(10_000);
     expect(lines.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}GET {4}\/v3\/\S+ {2}200 {2}[\d.]+ ms$/);
-  }, 300_000);
+  });
 
   it('leave refusals to the full app: 429 with its headers', async () => {
     // One request a second (the setup's token and customer requests took some): of 20 sent at
