@@ -1,6 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
-import { HTTPException } from 'hono/http-exception';
 import { authRoutes } from './api/auth.js';
 import { creditOfferRoutes } from './api/credit-offers.js';
 import { customerBiometricsRoutes } from './api/customer-biometrics.js';
@@ -24,30 +22,25 @@ import { sandboxScenarioRoutes } from './api/sandbox-scenarios.js';
 import { sandboxSnapshotRoutes } from './api/sandbox-snapshots.js';
 import { webhookEndpointRoutes } from './api/webhooks.js';
 import { dashboardRoutes } from './dashboard/routes.js';
-import { ApiError, ERROR_CATALOG, type ErrorCode } from './domain/errors.js';
+import { ApiError } from './domain/errors.js';
 import type { AppDeps } from './http/deps.js';
 import { docsRoutes } from './http/docs.js';
 import type { AppEnv } from './http/env.js';
 import { hostedBiometricsRoutes } from './http/hosted-biometrics.js';
 import { RouteTable } from './http/method-not-allowed.js';
-import { authenticate } from './http/middleware/authenticate.js';
-import { durable } from './http/middleware/durable.js';
-import { faults } from './http/middleware/faults.js';
-import { IDEMPOTENT_POSTS, idempotency } from './http/middleware/idempotency.js';
-import { rateLimit } from './http/middleware/rate-limit.js';
-import { requestLog } from './http/middleware/request-log.js';
-import { wellFormedText, wellFormedUrl } from './http/middleware/well-formed-text.js';
+import { Compression } from './http/pipeline/compression.js';
+import { Entries } from './http/pipeline/entries.js';
+import { compileOperation, createPipeline } from './http/pipeline/pipeline.js';
+import { toApiError } from './http/pipeline/problems.js';
+import { MAX_BODY_BYTES } from './http/pipeline/request-facts.js';
 import { problemResponse } from './http/problem.js';
-import type { createRouter } from './http/router.js';
+import { type createRouter, operationsOf } from './http/router.js';
 import { registerSelfFetch, SELF_FETCH_ENV } from './http/self-fetch.js';
 import { signingPageRoutes } from './http/signing-page.js';
-import { bodyTooLarge, unsupportedContentType } from './http/spec-status-table.js';
 import { SplitRouter } from './http/split-router.js';
-import { CodedError } from './lib/coded-error.js';
 
 export { API_VERSION } from './api/openapi/document.js';
-/** Largest request body accepted anywhere; endpoints may set lower limits of their own. */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 /** Paths whose routes the RegExpRouter cannot hold (see SplitRouter). */
 export const KYC_CONTROL_PREFIX = '/v3/sandbox/customers/';
@@ -78,6 +71,15 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   sandboxProviderStateRoutes,
 ];
 
+const nodeEntries = new WeakMap<object, Entries>();
+
+/** Node's entry of an app made by createApp (src/http/pipeline/entries.ts). */
+export function nodeEntryOf(app: OpenAPIHono<AppEnv>): Entries {
+  const entries = nodeEntries.get(app);
+  if (!entries) throw new Error('not an app made by createApp');
+  return entries;
+}
+
 /** Builds the whole sandbox as a Hono app; the node server only wires it to a port. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // The sandbox's KYC control routes defeat Hono's fastest router; keep them on a router of their own.
@@ -89,41 +91,39 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   // Read on use: the server learns its public URL only once it listens (port 0 picks one).
   const publicUrl = () => deps.config.publicUrl;
-
-  const limitBody = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: (c) => {
-      throw bodyTooLarge(c.req.method, c.req.path, MAX_BODY_BYTES);
-    },
-  });
-  // Reads skip the body check and the durability wait: inspecting the body of a GET makes the
-  // Node adapter build a full Request object, and each middleware layer costs a promise per request.
-  const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
+  // Shared mode: first, on every request (it forwards a partner owned elsewhere).
   if (deps.clusterGate) app.use('*', deps.clusterGate);
-  // First, so it sees the final answer of every request, refusals by later middleware included.
-  app.use('/v3/*', requestLog(deps));
-  app.on(WRITES, '/v3/*', limitBody);
-  app.use('/v3/*', authenticate(deps));
-  app.use('/v3/*', rateLimit(deps));
-  app.use('/v3/*', wellFormedUrl());
-  // After the rate limit (a refused call is not faulted), before the idempotency cache (a lost
-  // answer is cached there).
-  app.use('/v3/*', faults(deps));
-  app.on(WRITES, '/v3/*', durable(deps));
-  // Before the body checks: a POST refused for its body (400) reached its operation and is cached
-  // like any answer (spec idempotency rule 1); only 401, 429 and 5xx are not.
-  app.on(
-    'POST',
-    IDEMPOTENT_POSTS.map((path) => `/v3${path}`),
-    idempotency(deps),
-  );
-  app.on(WRITES, '/v3/*', wellFormedText());
 
-  for (const routes of ROUTERS) app.route('/v3', routes(deps));
-  app.route(
-    '/v3',
-    sandboxFaultRoutes(deps, () => apiRoutes(app)),
-  );
+  let routeTable: RouteTable | undefined;
+  const unmatched = (c: { req: { method: string; path: string } }): ApiError => {
+    routeTable ??= new RouteTable(
+      app.openAPIRegistry.definitions.flatMap((d) => (d.type === 'route' ? [d.route] : [])),
+    );
+    const allowed = routeTable.allowedMethods(c.req.path);
+    if (allowed.length > 0) {
+      return new ApiError(
+        'method_not_allowed',
+        `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(', ')}.`,
+        { headers: { Allow: allowed.join(', ') } },
+      );
+    }
+    return new ApiError(
+      'route_not_found',
+      `No endpoint ${c.req.method} ${c.req.path}. See /v3/openapi.json or /docs.`,
+    );
+  };
+  // Every /v3 operation is one handler of this one path (src/http/pipeline/).
+  const entries = new Entries(app, createPipeline(deps, unmatched), new Compression());
+  nodeEntries.set(app, entries);
+  const mount = (router: OpenAPIHono<AppEnv>) => {
+    app.route('/v3', router);
+    for (const operation of operationsOf(router)) {
+      const path = `/v3${operation.route.path.replaceAll(/\/{(.+?)}/g, '/:$1')}`;
+      app.on(operation.route.method.toUpperCase(), path, entries.handlerFor(compileOperation(operation)));
+    }
+  };
+  for (const routes of ROUTERS) mount(routes(deps));
+  mount(sandboxFaultRoutes(deps, () => apiRoutes(app)));
   // The scenario runner sends its steps through this very app (the partner's exact path).
   registerSelfFetch(deps, async (request) => app.fetch(request, SELF_FETCH_ENV));
 
@@ -138,14 +138,20 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     scheme: 'basic',
     description: 'client_id:client_secret, only for POST /v3/auth/token',
   });
-  // Built on first use (the public URL is known only once the server listens), then kept.
+  // Built on first use (the public URL is known only once the server listens), then kept; served
+  // through the request path (Request-Id, compression), without credentials.
   let openApi: { url: string; body: string } | undefined;
-  app.get('/v3/openapi.json', (c) => {
-    if (openApi?.url !== publicUrl()) {
-      openApi = { url: publicUrl(), body: JSON.stringify(buildOpenApiDocument(app, publicUrl())) };
-    }
-    return c.body(openApi.body, 200, { 'content-type': 'application/json; charset=utf-8' });
+  const openApiDocument = compileOperation({
+    route: { method: 'get', path: '/openapi.json', responses: {} },
+    middleware: [],
+    handler: (c) => {
+      if (openApi?.url !== publicUrl()) {
+        openApi = { url: publicUrl(), body: JSON.stringify(buildOpenApiDocument(app, publicUrl())) };
+      }
+      return c.body(openApi.body, 200, { 'content-type': 'application/json; charset=utf-8' });
+    },
   });
+  app.get('/v3/openapi.json', entries.handlerFor(openApiDocument));
 
   app.route('/', docsRoutes());
   app.route('/', hostedBiometricsRoutes(deps));
@@ -158,36 +164,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.get('/', (c) => c.redirect('/docs'));
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
-  let routeTable: RouteTable | undefined;
   app.notFound((c) => {
-    routeTable ??= new RouteTable(
-      app.openAPIRegistry.definitions.flatMap((d) => (d.type === 'route' ? [d.route] : [])),
-    );
-    const allowed = routeTable.allowedMethods(c.req.path);
-    if (allowed.length > 0) {
-      return problemResponse(
-        c,
-        new ApiError(
-          'method_not_allowed',
-          `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(', ')}.`,
-          {
-            headers: { Allow: allowed.join(', ') },
-          },
-        ),
-        publicUrl(),
-      );
-    }
-    return problemResponse(
-      c,
-      new ApiError(
-        'route_not_found',
-        `No endpoint ${c.req.method} ${c.req.path}. See /v3/openapi.json or /docs.`,
-      ),
-      publicUrl(),
-    );
+    const path = c.req.path;
+    if (path === '/v3' || path.startsWith('/v3/')) return entries.unmatched(c);
+    return problemResponse(c, unmatched(c), publicUrl());
   });
 
-  app.onError((error, c) => problemResponse(c, toApiError(error, deps, c.req), publicUrl()));
+  app.onError((error, c) => problemResponse(c, toApiError(error, deps.log, c.req), publicUrl()));
   return app;
 }
 
@@ -195,33 +178,5 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 function apiRoutes(app: OpenAPIHono<AppEnv>): { method: string; path: string }[] {
   return app.openAPIRegistry.definitions.flatMap((d) =>
     d.type === 'route' ? [{ method: d.route.method, path: d.route.path.replace(/^\/v3(?=\/)/, '') }] : [],
-  );
-}
-
-/** Maps anything thrown to a problem; unexpected errors are logged and answer 500. */
-function toApiError(error: unknown, deps: AppDeps, req: { method: string; path: string }): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof CodedError && error.code in ERROR_CATALOG) {
-    return new ApiError(error.code as ErrorCode, error.message, { param: error.param });
-  }
-  if (error instanceof HTTPException) {
-    if (error.status === 400 && /json/i.test(error.message)) {
-      return new ApiError('malformed_json', 'The request body is not valid JSON.', { param: 'body' });
-    }
-    if (error.status === 400) return new ApiError('validation_failed', error.message, { param: 'body' });
-    if (error.status === 413) return bodyTooLarge(req.method, req.path, MAX_BODY_BYTES);
-    if (error.status === 415) return unsupportedContentType(req.method, req.path);
-  }
-  // The client went away mid-body (or was cut off by the request timeout): nobody reads the
-  // answer, and it is not a failure of the sandbox worth logging.
-  if ((error as { code?: unknown } | null)?.code === 'ECONNRESET') {
-    return new ApiError('validation_failed', 'The connection closed before the whole request body arrived.', {
-      param: 'body',
-    });
-  }
-  deps.log.error('unexpected error while handling a request', error);
-  return new ApiError(
-    'internal_error',
-    'The sandbox failed unexpectedly; the error was logged. It is safe to retry.',
   );
 }

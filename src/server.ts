@@ -9,7 +9,7 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createApp, MAX_BODY_BYTES } from './app.js';
+import { createApp, MAX_BODY_BYTES, nodeEntryOf } from './app.js';
 import type { SharedMode } from './cluster/shared-mode.js';
 import { createDeps } from './deps.js';
 import { type DefaultCredential, ensureDefaultPartner } from './domain/default-partner.js';
@@ -25,7 +25,6 @@ import {
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
 import { honestConnections } from './http/early-answers.js';
-import { hotReads } from './http/hot-reads.js';
 import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
@@ -181,17 +180,25 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     options.accessLog && options.accessLog !== 'off'
       ? new AccessLog(options.accessLog, options.accessLogWrite ?? ((text) => process.stdout.write(text)))
       : undefined;
-  const hot = hotReads(deps, accessLog);
+  // Shared mode: every request goes through app.fetch, where the cluster gate sees it first.
+  const entry = deps.clusterGate ? undefined : nodeEntryOf(app);
   const honest = honestConnections(MAX_BODY_BYTES);
-  // Node's request handler: the hot reads answer what they can (src/http/hot-reads.ts), the app
-  // the rest; the access log watches what the hot reads leave (they print their own lines).
+  // Node's request handler: the request path's Node entry answers a /v3 request with a plain
+  // target itself (src/http/pipeline/entries.ts; it prints its own access line), the app through
+  // @hono/node-server the rest (the same pipeline for /v3). Nothing thrown here ends the process.
   const listen =
     (app: RequestListener): RequestListener =>
     (req: IncomingMessage, res: ServerResponse) => {
-      if (hot && !cap?.refused(req.socket) && hot(req, res)) return;
-      honest(req, res);
-      accessLog?.watch(req, res);
-      app(req, res);
+      try {
+        honest(req, res);
+        if (entry && !cap?.refused(req.socket) && entry.node(req, res, accessLog)) return;
+        accessLog?.watch(req, res);
+        void app(req, res);
+      } catch (error) {
+        log.error('unexpected error while receiving a request', error);
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      }
     };
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(

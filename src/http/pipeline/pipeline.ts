@@ -1,0 +1,232 @@
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from '../../domain/errors.js';
+import { WriteFailedError } from '../../store/persistence.js';
+import type { PartnerRecord } from '../../store/records.js';
+import type { AppDeps } from '../deps.js';
+import type { AppEnv } from '../env.js';
+import {
+  checkedText,
+  refuseNulInUrl,
+  refuseOtherCharsets,
+  textKind,
+} from '../middleware/well-formed-text.js';
+import type { Operation } from '../router.js';
+import { admission } from './admission.js';
+import { type Answer, fromResponse, isAnswer } from './answer.js';
+import { faultStep } from './fault-step.js';
+import { IDEMPOTENT_POSTS, idempotencyStep } from './idempotency-step.js';
+import type { OperationContext } from './operation-context.js';
+import { LAST_RESORT, problemAnswer, toApiError } from './problems.js';
+import { requestRecorder } from './record.js';
+import { Validation } from './validation.js';
+
+/** An operation ready for the request path: its definition compiled once. */
+export interface CompiledOperation {
+  /** The route template below /v3 (`/customers/{customer_id}`), as fault rules name it. */
+  template: string;
+  validation: Validation;
+  middleware: MiddlewareHandler<AppEnv>[];
+  handler: Operation['handler'];
+  /** POST, PUT, PATCH or DELETE: the body is checked and the change made durable before the answer. */
+  write: boolean;
+  /** A POST that takes `Idempotency-Key`. */
+  idempotent: boolean;
+}
+
+export function compileOperation(operation: Operation): CompiledOperation {
+  const method = operation.route.method.toUpperCase();
+  const template = operation.route.path;
+  return {
+    template,
+    validation: new Validation(operation.route),
+    middleware: operation.middleware,
+    handler: operation.handler,
+    write: method !== 'GET' && method !== 'HEAD',
+    idempotent: method === 'POST' && IDEMPOTENT_POSTS.has(template),
+  };
+}
+
+/** Builds the answer of a /v3 request no operation matched (404, or 405 with `Allow`). */
+export type Unmatched = (c: OperationContext) => ApiError;
+
+/**
+ * The one request path of every /v3 call, whichever entry received it (Node's server, or a fetch
+ * `Request` in-process). One step does the work every call shares — request id, body limit,
+ * token (cached) and partner, rate limit, the URL's NUL check, fault rules — synchronously,
+ * without a promise per layer; then the operation: its pattern-checked parameters and zod-parsed
+ * query, headers and body, its handler called directly; then the answer is completed (`Request-Id`,
+ * `RateLimit-*`) and recorded in the request inspector. A read that needs no waiting never makes a
+ * promise. Writes read and check their body, pass the idempotency cache and are made durable
+ * before they answer. Anything thrown anywhere becomes a problem answer carrying the request id:
+ * nothing a request does escapes this function.
+ */
+export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
+  const admit = admission(deps);
+  const faults = faultStep(deps);
+  const idempotent = idempotencyStep(deps);
+  const record = requestRecorder(deps);
+  const publicUrl = () => deps.config.publicUrl;
+
+  const problem = (c: OperationContext, error: unknown): Answer => {
+    const apiError = toApiError(error, deps.log, { method: c.facts.method, path: c.req.path });
+    return problemAnswer(apiError, publicUrl(), c.req.path, c.get('requestId'));
+  };
+
+  const finish = (
+    c: OperationContext,
+    a: Answer,
+    head: string[],
+    started: number,
+    partner: PartnerRecord | undefined,
+  ): Answer => {
+    const done: Answer = { status: a.status, headers: head.concat(a.headers), body: a.body };
+    try {
+      record(c, done, started, partner);
+    } catch (error) {
+      deps.log.error('recording a request in the request inspector failed', error);
+    }
+    return done;
+  };
+
+  /** Runs a request; `op` undefined: no operation matched its method and path. */
+  const run = (
+    c: OperationContext,
+    op: CompiledOperation | undefined,
+    params: Record<string, string>,
+  ): Answer | Promise<Answer> => {
+    const started = performance.now();
+    const requestId = (deps.requestIds ?? deps.ids)('req_');
+    c.set('requestId', requestId);
+    const head = ['Request-Id', requestId];
+    let partner: PartnerRecord | undefined;
+    let out: Answer | Promise<Answer>;
+    try {
+      const method = c.facts.method;
+      if (method !== 'GET' && method !== 'HEAD') {
+        const tooLarge = c.facts.declaredTooLarge();
+        if (tooLarge) throw tooLarge;
+      }
+      partner = admit(c, c.req.path, head);
+      refuseNulInUrl(c.facts.target);
+      const operate = () => (op ? (op.write ? write(c, op, params) : read(c, op, params)) : notFound(c));
+      out = faults.applies(partner?.id) ? faults.run(c, op?.template, head, operate) : operate();
+    } catch (error) {
+      out = problem(c, error);
+    }
+    if (out instanceof Promise) {
+      return out.then(
+        (a) => finish(c, a, head, started, partner),
+        (error: unknown) => finish(c, problem(c, error), head, started, partner),
+      );
+    }
+    return finish(c, out, head, started, partner);
+  };
+
+  const notFound = (c: OperationContext): never => {
+    throw unmatched(c);
+  };
+
+  /** A read: synchronous unless its handler (or a route middleware) waits. */
+  const read = (c: OperationContext, op: CompiledOperation, params: Record<string, string>) => {
+    if (op.middleware.length > 0) return withMiddleware(c, op, 0, () => handle(c, op, params));
+    op.validation.checkUrl(c, params);
+    const result = op.handler(c);
+    return isAnswer(result) ? result : toAnswer(result);
+  };
+
+  const handle = async (c: OperationContext, op: CompiledOperation, params: Record<string, string>) => {
+    op.validation.checkUrl(c, params);
+    for (const validate of op.validation.body) await validate(c);
+    return toAnswer(await op.handler(c));
+  };
+
+  /** A write: its body checked, then the operation, through the idempotency cache, made durable. */
+  const write = async (c: OperationContext, op: CompiledOperation, params: Record<string, string>) => {
+    // Every answer below is a problem at its own layer, as Hono's compose made it: a refusal of the
+    // body or of the operation is an answer the idempotency cache keeps (spec rule 1).
+    const operation = async (): Promise<Answer> => {
+      try {
+        await checkText(c);
+        return await withMiddleware(c, op, 0, () => handle(c, op, params));
+      } catch (error) {
+        return problem(c, error);
+      }
+    };
+    let a: Answer;
+    try {
+      a = op.idempotent ? await idempotent(c, operation) : await operation();
+    } catch (error) {
+      a = problem(c, error);
+    }
+    await durable(c);
+    return a;
+  };
+
+  /** The body's charset, UTF-8, NUL, byte-order mark and depth checks (src/http/middleware/well-formed-text.ts). */
+  const checkText = async (c: OperationContext): Promise<void> => {
+    const contentType = c.facts.header('content-type') ?? '';
+    const kind = textKind(contentType);
+    if (kind === undefined) return;
+    refuseOtherCharsets(contentType);
+    const text = checkedText(kind, await c.facts.bytes());
+    c.facts.textRead = text;
+    (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
+  };
+
+  /**
+   * Holds the answer of a request that may have written until the write is durable. A flush that
+   * failed for other partners (written in the same group commit) leaves this request's write
+   * standing; one that failed for this request's partner answers 503 `write_failed`: its changes
+   * were rolled back.
+   */
+  const durable = async (c: OperationContext): Promise<void> => {
+    try {
+      await deps.persistence.flush();
+    } catch (error) {
+      if (!(error instanceof WriteFailedError)) throw error;
+      const partnerId = c.get('partner')?.id;
+      if (partnerId !== undefined && !error.partnerIds.includes(partnerId)) return;
+      deps.log.error('a write was refused by the database and rolled back', error);
+      throw new ApiError(
+        'write_failed',
+        'The database refused to save this change; it was rolled back and nothing of this request was applied. Retry; if it fails again, the data sent cannot be stored.',
+      );
+    }
+  };
+
+  return { run, problem };
+}
+
+/** Route middleware (`middleware:` of a definition), then `last`; as Hono's compose runs them. */
+async function withMiddleware(
+  c: OperationContext,
+  op: CompiledOperation,
+  index: number,
+  last: () => Promise<Answer>,
+): Promise<Answer> {
+  const middleware = op.middleware[index];
+  if (!middleware) return last();
+  let inner: Answer | undefined;
+  const returned = await middleware(c as never, async () => {
+    inner = await withMiddleware(c, op, index + 1, last);
+  });
+  if (returned !== undefined) return toAnswer(returned);
+  if (inner === undefined) throw new Error('a route middleware neither answered nor called next()');
+  return inner;
+}
+
+function toAnswer(result: unknown): Answer | Promise<Answer> {
+  if (isAnswer(result)) return result;
+  if (result instanceof Response) return fromResponse(result);
+  if (result instanceof Promise) return result.then(toAnswer);
+  throw new Error('the operation answered neither through its context nor with a Response');
+}
+
+/** What an entry writes when even the problem answer failed (never expected; never a crash). */
+export function lastResort(requestId: string | undefined): Answer {
+  return {
+    status: 500,
+    headers: [...(requestId ? ['Request-Id', requestId] : []), 'content-type', 'application/problem+json'],
+    body: LAST_RESORT,
+  };
+}
