@@ -7,6 +7,7 @@ import {
   simulateLoan,
   toDecimal,
 } from '../../finance/index.js';
+import { viewText } from '../../lib/view-text.js';
 import type { CreditOfferRecord, SimulationRecord } from '../../store/records.js';
 import { ApiError, type FieldError } from '../errors.js';
 import { magicBehaviour } from '../magic-profiles.js';
@@ -56,6 +57,9 @@ export function simulationView(row: SimulationRecord): SimulationView {
     created_at: row.created_at,
   };
 }
+
+/** The simulation's JSON, serialised once per row version. */
+export const simulationJson = viewText(simulationView);
 
 /** The installment counts an offer allows, as [min, max]. */
 export function installmentBounds(offer: CreditOfferRecord): [number, number] {

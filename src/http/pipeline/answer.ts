@@ -1,3 +1,5 @@
+export type AnswerBody = string | Uint8Array | ReadableStream<Uint8Array> | null;
+
 /**
  * What the request path answers, whichever transport carries it: a status, the headers as
  * name/value pairs (the form Node's `writeHead` takes), and the body. Built by the operation
@@ -5,27 +7,22 @@
  * pipeline (`Request-Id`, `RateLimit-*`, compression) and written by the entry that received
  * the request: Node's response, or a fetch `Response` for in-process calls.
  */
-export interface Answer {
-  status: number;
-  headers: string[];
-  body: AnswerBody;
+export class Answer {
+  constructor(
+    public status: number,
+    public headers: string[],
+    public body: AnswerBody,
+    /** The request's own headers (`Request-Id`, `RateLimit-*`) are already at its head. */
+    public headed = false,
+  ) {}
 }
 
-export type AnswerBody = string | Uint8Array | ReadableStream<Uint8Array> | null;
-
-/** Marks answers so the pipeline tells them from a `Response` a handler built itself. */
-export const ANSWER = Symbol('answer');
-
-export interface MarkedAnswer extends Answer {
-  [ANSWER]: true;
+export function answer(status: number, headers: string[], body: AnswerBody): Answer {
+  return new Answer(status, headers, body);
 }
 
-export function answer(status: number, headers: string[], body: AnswerBody): MarkedAnswer {
-  return { [ANSWER]: true, status, headers, body };
-}
-
-export function isAnswer(value: unknown): value is MarkedAnswer {
-  return typeof value === 'object' && value !== null && (value as Partial<MarkedAnswer>)[ANSWER] === true;
+export function isAnswer(value: unknown): value is Answer {
+  return value instanceof Answer;
 }
 
 /** The value of a header of the answer (names compare without case), or undefined. */
@@ -81,5 +78,5 @@ export async function fromResponse(res: Response): Promise<Answer> {
   const textual = /json|text|xml|javascript/i.test(type) && !res.headers.has('content-encoding');
   const body =
     res.body === null ? null : textual ? await res.text() : new Uint8Array(await res.arrayBuffer());
-  return { status: res.status, headers, body };
+  return new Answer(res.status, headers, body);
 }

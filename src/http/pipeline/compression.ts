@@ -1,6 +1,6 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import Negotiator from 'negotiator';
-import { type Answer, answerHeader } from './answer.js';
+import { Answer, answerHeader } from './answer.js';
 
 /** Answers smaller than this are sent as they are: compressing them costs more than it saves. */
 export const COMPRESS_MIN_BYTES = 2048;
@@ -50,12 +50,13 @@ export class Compression {
     ) {
       return a;
     }
-    const headers = a.headers.concat('Vary', 'Accept-Encoding');
+    const vary = answerHeader(a.headers, 'vary');
+    const headers = vary === undefined ? a.headers.concat('Vary', 'Accept-Encoding') : a.headers.slice();
     const encoding = chosen(acceptEncoding);
-    if (encoding === undefined) return { status: a.status, headers, body };
+    if (encoding === undefined) return new Answer(a.status, headers, body, a.headed);
     const compressed = size >= KEPT_MIN_BYTES ? this.keptForm(body, encoding) : quick(body, encoding);
     headers.push('Content-Encoding', encoding);
-    return { status: a.status, headers, body: compressed };
+    return new Answer(a.status, headers, compressed, a.headed);
   }
 
   /** A large body compressed at the best level, once per body (and encoding). */

@@ -3,7 +3,7 @@ import { ApiError } from '../../domain/errors.js';
 import { redactValues } from '../../inspector/redact.js';
 import type { IdempotencyRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
-import { type Answer, answer, answerHeader } from './answer.js';
+import { Answer, answer, answerHeader } from './answer.js';
 import type { OperationContext } from './operation-context.js';
 
 /**
@@ -102,7 +102,7 @@ export function idempotencyStep(deps: AppDeps) {
         deps.store.idempotency.insert(row);
       }
       settle({ captured, cached: cacheable });
-      return { ...a, body: captured.body };
+      return new Answer(a.status, a.headers, captured.body, a.headed);
     } catch (error) {
       settle({
         captured: { status: 500, headers: { 'content-type': 'application/problem+json' }, body: '{}' },

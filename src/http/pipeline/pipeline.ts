@@ -12,7 +12,7 @@ import {
 } from '../middleware/well-formed-text.js';
 import type { Operation } from '../router.js';
 import { admission } from './admission.js';
-import { type Answer, fromResponse, isAnswer } from './answer.js';
+import { Answer, fromResponse, isAnswer } from './answer.js';
 import { faultStep } from './fault-step.js';
 import { IDEMPOTENT_POSTS, idempotencyStep } from './idempotency-step.js';
 import type { OperationContext } from './operation-context.js';
@@ -75,11 +75,10 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
   const finish = (
     c: OperationContext,
     a: Answer,
-    head: string[],
     started: number,
     partner: PartnerRecord | undefined,
   ): Answer => {
-    const done: Answer = { status: a.status, headers: head.concat(a.headers), body: a.body };
+    const done = a.headed ? a : new Answer(a.status, c.head.concat(a.headers), a.body, true);
     try {
       record(c, done, started, partner);
     } catch (error) {
@@ -97,7 +96,8 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
     const started = performance.now();
     const requestId = (deps.requestIds ?? deps.ids)('req_');
     c.set('requestId', requestId);
-    const head = ['Request-Id', requestId];
+    const head = c.head;
+    head.push('Request-Id', requestId);
     let partner: PartnerRecord | undefined;
     let out: Answer | Promise<Answer>;
     try {
@@ -108,22 +108,28 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
       }
       partner = admit(c, c.req.path, head);
       refuseNulInUrl(c.facts.target);
-      const operate = () => (op ? (op.write ? write(c, op, params) : read(c, op, params)) : notFound(c));
-      out = faults.applies(partner?.id) ? faults.run(c, op?.template, head, operate) : operate();
+      if (faults.applies(partner?.id)) {
+        out = faults.run(c, op?.template, head, () => operate(c, op, params));
+      } else out = operate(c, op, params);
     } catch (error) {
       out = problem(c, error);
     }
     if (out instanceof Promise) {
       return out.then(
-        (a) => finish(c, a, head, started, partner),
-        (error: unknown) => finish(c, problem(c, error), head, started, partner),
+        (a) => finish(c, a, started, partner),
+        (error: unknown) => finish(c, problem(c, error), started, partner),
       );
     }
-    return finish(c, out, head, started, partner);
+    return finish(c, out, started, partner);
   };
 
-  const notFound = (c: OperationContext): never => {
-    throw unmatched(c);
+  const operate = (
+    c: OperationContext,
+    op: CompiledOperation | undefined,
+    params: Record<string, string>,
+  ) => {
+    if (!op) throw unmatched(c);
+    return op.write ? write(c, op, params) : read(c, op, params);
   };
 
   /** A read: synchronous unless its handler (or a route middleware) waits. */
@@ -224,9 +230,7 @@ function toAnswer(result: unknown): Answer | Promise<Answer> {
 
 /** What an entry writes when even the problem answer failed (never expected; never a crash). */
 export function lastResort(requestId: string | undefined): Answer {
-  return {
-    status: 500,
-    headers: [...(requestId ? ['Request-Id', requestId] : []), 'content-type', 'application/problem+json'],
-    body: LAST_RESORT,
-  };
+  const headers = requestId ? ['Request-Id', requestId] : [];
+  headers.push('content-type', 'application/problem+json');
+  return new Answer(500, headers, LAST_RESORT, true);
 }

@@ -4,7 +4,7 @@ import { CodedError } from '../../lib/coded-error.js';
 import type { Logger } from '../deps.js';
 import { problemBody } from '../problem.js';
 import { bodyTooLarge, unsupportedContentType } from '../spec-status-table.js';
-import { answer, type MarkedAnswer } from './answer.js';
+import { type Answer, answer } from './answer.js';
 import { MAX_BODY_BYTES } from './request-facts.js';
 
 /** Maps anything thrown to a problem; unexpected errors are logged and answer 500. */
@@ -39,12 +39,7 @@ export function toApiError(error: unknown, log: Logger, req: { method: string; p
  * An ApiError as application/problem+json. `instance` is the request path with the request id as
  * its fragment (`/v3/loans/ln_…#req_…`), the id to look up in the request inspector.
  */
-export function problemAnswer(
-  error: ApiError,
-  publicUrl: string,
-  path: string,
-  requestId: string,
-): MarkedAnswer {
+export function problemAnswer(error: ApiError, publicUrl: string, path: string, requestId: string): Answer {
   const headers = ['content-type', 'application/problem+json'];
   for (const [name, value] of Object.entries(error.headers ?? {})) headers.push(name, value);
   const instance = requestId ? `${path}#${requestId}` : path;

@@ -119,16 +119,22 @@ export class NodeRequestFacts extends RequestFacts {
     return headerValue(this.incoming.headers[name]);
   }
 
-  readonly headers: HeaderReader = {
-    get: (name) => this.header(name.toLowerCase()) ?? null,
-    has: (name) => this.incoming.headers[name.toLowerCase()] !== undefined,
-    forEach: (callback) => {
-      for (const [name, value] of Object.entries(this.incoming.headers)) {
-        const text = headerValue(value);
-        if (text !== undefined) callback(text, name);
-      }
-    },
-  };
+  #headers: HeaderReader | undefined;
+
+  get headers(): HeaderReader {
+    const incoming = this.incoming.headers;
+    this.#headers ??= {
+      get: (name) => headerValue(incoming[name.toLowerCase()]) ?? null,
+      has: (name) => incoming[name.toLowerCase()] !== undefined,
+      forEach: (callback) => {
+        for (const [name, value] of Object.entries(incoming)) {
+          const text = headerValue(value);
+          if (text !== undefined) callback(text, name);
+        }
+      },
+    };
+    return this.#headers;
+  }
 
   protected readAll(limit: number): Promise<Uint8Array> {
     const req = this.incoming;
