@@ -14,10 +14,10 @@ export interface Session {
   ids: Record<string, string>;
 }
 
-export async function session(base: string): Promise<Session> {
+export async function session(base: string, basic = BASIC): Promise<Session> {
   let token = '';
   const refresh = async () => {
-    const res = await fetch(`${base}/auth/token`, { method: 'POST', headers: { authorization: BASIC } });
+    const res = await fetch(`${base}/auth/token`, { method: 'POST', headers: { authorization: basic } });
     token = ((await res.json()) as { access_token: string }).access_token;
   };
   await refresh();
@@ -125,13 +125,39 @@ export async function seed(s: Session, receiverUrl: string): Promise<void> {
   s.ids.request_id = requests.data[0]?.id as string;
 }
 
+/**
+ * A partner of its own for the writes (created by the bench partner): an active customer with an
+ * offer, a pending customer to update, and no webhook endpoint, so a write measures the operation,
+ * not the webhook sends its events would start.
+ */
+export async function writer(s: Session): Promise<Session> {
+  const partner = await call<{ client_id: string; client_secret: string }>(s, 'POST', '/sandbox/partners', {
+    name: 'bench-writer',
+  });
+  const basic = `Basic ${Buffer.from(`${partner.client_id}:${partner.client_secret}`).toString('base64')}`;
+  const w = await session(s.base, basic);
+  const run = await call<{ captured: Record<string, { id: string }> }>(
+    w,
+    'POST',
+    '/sandbox/scenarios/active-customer/runs',
+    {},
+  );
+  await w.refresh();
+  w.ids.customer_id = run.captured.customer?.id as string;
+  const pending = await call<{ id: string }>(w, 'POST', '/customers', {
+    cpf: cpfOf(8_223_457),
+    name: 'To Update',
+  });
+  w.ids.pending_customer_id = pending.id;
+  return w;
+}
+
 /** Offers with their latest simulation, one per `POST /loans` the bench will send. */
 export async function loanTerms(
   s: Session,
   count: number,
-): Promise<{ credit_offer_id: string; simulation_id: string }[]> {
-  const terms: { credit_offer_id: string; simulation_id: string }[] = [];
-  for (let i = 0; i < count; i++) {
+): Promise<{ credit_offer_id: string; simulation_id: string; amount: string }[]> {
+  const one = async () => {
     const offer = await call<{ id: string; min_amount: string }>(
       s,
       'POST',
@@ -142,7 +168,12 @@ export async function loanTerms(
       requested_amount: offer.min_amount,
       installment_count: 6,
     });
-    terms.push({ credit_offer_id: offer.id, simulation_id: simulation.id });
+    return { credit_offer_id: offer.id, simulation_id: simulation.id, amount: offer.min_amount };
+  };
+  const terms: { credit_offer_id: string; simulation_id: string; amount: string }[] = [];
+  // Eight at a time: seeding a few thousand loans' terms one by one takes minutes.
+  while (terms.length < count) {
+    terms.push(...(await Promise.all(Array.from({ length: Math.min(8, count - terms.length) }, one))));
   }
   return terms;
 }
