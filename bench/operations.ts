@@ -17,10 +17,21 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { call, cpfOf, loanTerms, readPaths, type Session, seed, session, writer } from './operations-seed.js';
+import {
+  basicOf,
+  call,
+  cpfOf,
+  loanTerms,
+  readPaths,
+  type Session,
+  seed,
+  session,
+  writer,
+} from '../test/support/operation-data.js';
 import type { BareAnswer } from './servers/bare-operations.js';
 import { buildDist, childCpuMicros, median, startChild } from './support.js';
 
+const BENCH_BASIC = basicOf('cid_bench', 'svc_cs_test_bench');
 const RUNS = Number(process.env.RUNS ?? 5);
 /** Only the operations whose label contains one of these (comma-separated), e.g. ONLY=POST,PATCH. */
 const ONLY = process.env.ONLY?.split(',').filter(Boolean);
@@ -162,7 +173,7 @@ async function cases(s: Session, loans: number): Promise<Case[]> {
     }
     out.push(c);
   }
-  // The writes, on a partner of their own (no webhook endpoint: see operations-seed.ts, `writer`).
+  // The writes, on a partner of their own (no webhook endpoint: see test/support/operation-data.ts, `writer`).
   const w = await writer(s);
   let next = Math.floor(Math.random() * 100_000_000);
   const [simulationOffer] = await loanTerms(w, 1);
@@ -242,7 +253,7 @@ async function main() {
   });
   const children: ChildProcess[] = [receiver.child, sandbox.child];
   try {
-    const s = await session(`http://127.0.0.1:${sandbox.port}/v3`);
+    const s = await session(`http://127.0.0.1:${sandbox.port}/v3`, BENCH_BASIC);
     await seed(s, `http://127.0.0.1:${receiver.port}/hook`);
     const all = await cases(
       s,
@@ -313,7 +324,7 @@ async function allocation(list: Case[], file: string): Promise<[number, number][
   const bare = await startWith('./servers/bare-operations.ts', { OPERATIONS_FILE: file }, big);
   try {
     // The same partner's data on the second sandbox: its own seeding (ids differ, so paths are rebuilt).
-    const t = await session(`http://127.0.0.1:${sandbox.port}/v3`);
+    const t = await session(`http://127.0.0.1:${sandbox.port}/v3`, BENCH_BASIC);
     const receiver = await startChild('./servers/webhook-receiver.ts');
     try {
       await seed(t, `http://127.0.0.1:${receiver.port}/hook`);

@@ -9,6 +9,7 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createApp, MAX_BODY_BYTES, nodeEntryOf } from './app.js';
 import type { SharedMode } from './cluster/shared-mode.js';
 import { createDeps } from './deps.js';
@@ -25,6 +26,7 @@ import {
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
 import { honestConnections } from './http/early-answers.js';
+import type { AppEnv } from './http/env.js';
 import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
@@ -91,6 +93,8 @@ export interface ServeOptions {
 export interface RunningServer {
   url: string;
   deps: AppDeps;
+  /** The app the server serves (`app.fetch` takes the same request path as the socket). */
+  app: OpenAPIHono<AppEnv>;
   /** Shared mode's ownership and forwarding (with `--database`). */
   shared: SharedMode | undefined;
   close(): Promise<void>;
@@ -243,6 +247,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const running: RunningServer = {
     url,
     deps,
+    app,
     shared,
     close: () => closeServer({ server, deps, shared, accessLog, log }),
   };

@@ -134,16 +134,23 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
 
   /** A read: synchronous unless its handler (or a route middleware) waits. */
   const read = (c: OperationContext, op: CompiledOperation, params: Record<string, string>) => {
-    if (op.middleware.length > 0) return withMiddleware(c, op, 0, () => handle(c, op, params));
+    if (op.middleware.length > 0) return withMiddleware(c, op, 0, async () => handle(c, op, params));
     op.validation.checkUrl(c, params);
     const result = op.handler(c);
     return isAnswer(result) ? result : toAnswer(result);
   };
 
-  const handle = async (c: OperationContext, op: CompiledOperation, params: Record<string, string>) => {
+  /** Validation, then the handler: synchronous unless the body is a form or the handler waits. */
+  const handle = (
+    c: OperationContext,
+    op: CompiledOperation,
+    params: Record<string, string>,
+    bytes?: Uint8Array,
+  ): Answer | Promise<Answer> => {
     op.validation.checkUrl(c, params);
-    for (const validate of op.validation.body) await validate(c);
-    return toAnswer(await op.handler(c));
+    const pending = op.validation.body.check(c, bytes);
+    if (pending) return pending.then(() => toAnswer(op.handler(c)));
+    return toAnswer(op.handler(c));
   };
 
   /** A write: its body checked, then the operation, through the idempotency cache, made durable. */
@@ -152,8 +159,9 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
     // body or of the operation is an answer the idempotency cache keeps (spec rule 1).
     const operation = async (): Promise<Answer> => {
       try {
-        await checkText(c);
-        return await withMiddleware(c, op, 0, () => handle(c, op, params));
+        const bytes = await readBody(c, op);
+        if (op.middleware.length === 0) return await handle(c, op, params, bytes);
+        return await withMiddleware(c, op, 0, async () => handle(c, op, params, bytes));
       } catch (error) {
         return problem(c, error);
       }
@@ -168,15 +176,24 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
     return a;
   };
 
-  /** The body's charset, UTF-8, NUL, byte-order mark and depth checks (src/http/middleware/well-formed-text.ts). */
-  const checkText = async (c: OperationContext): Promise<void> => {
+  /**
+   * Reads the body when something checks it before the handler does: the text checks of a JSON or
+   * form body (charset, UTF-8, NUL, byte-order mark, depth: src/http/middleware/well-formed-text.ts),
+   * or the media-type gate of a body sent without a Content-Type. Any other body is left to the
+   * handler (an upload, an import).
+   */
+  const readBody = async (c: OperationContext, op: CompiledOperation): Promise<Uint8Array | undefined> => {
     const contentType = c.facts.header('content-type') ?? '';
     const kind = textKind(contentType);
-    if (kind === undefined) return;
+    if (kind === undefined) {
+      return contentType === '' && op.validation.body.needsBytes ? c.facts.bytes() : undefined;
+    }
     refuseOtherCharsets(contentType);
-    const text = checkedText(kind, await c.facts.bytes());
+    const bytes = await c.facts.bytes();
+    const text = checkedText(kind, bytes);
     c.facts.textRead = text;
     (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
+    return bytes;
   };
 
   /**

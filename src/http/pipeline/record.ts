@@ -86,7 +86,8 @@ function requestBody(c: OperationContext): JsonValue | null {
   const type = c.facts.header('content-type') ?? '';
   const text = c.facts.textRead;
   if (text !== undefined) return text === '' ? null : keptRequestBody(text, type);
-  if (c.facts.bodyRead) return `[${type.split(';')[0] || 'binary'} body not recorded]`;
+  if (c.facts.bodyRead && c.facts.bytesRead > 0)
+    return `[${type.split(';')[0] || 'binary'} body not recorded]`;
   return null;
 }
 

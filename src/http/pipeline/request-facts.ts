@@ -36,6 +36,8 @@ export abstract class RequestFacts {
   bodyRead = false;
   /** The body as text, once something read it as text (what the request log keeps). */
   textRead: string | undefined;
+  /** The body's length once read. */
+  bytesRead = 0;
 
   /** One request header by lower-case name. */
   abstract header(name: string): string | undefined;
@@ -46,7 +48,10 @@ export abstract class RequestFacts {
   bytes(): Promise<Uint8Array> {
     this.bodyRead = true;
     if (this.method === 'GET' || this.method === 'HEAD') return Promise.resolve(EMPTY);
-    this.#bytes ??= this.readAll(MAX_BODY_BYTES);
+    this.#bytes ??= this.readAll(MAX_BODY_BYTES).then((bytes) => {
+      this.bytesRead = bytes.byteLength;
+      return bytes;
+    });
     return this.#bytes;
   }
 

@@ -1,10 +1,9 @@
 import type { RouteConfig } from '@hono/zod-openapi';
-import { HTTPException } from 'hono/http-exception';
 import { getQueryParams } from 'hono/utils/url';
-import { validator } from 'hono/validator';
 import type { z } from 'zod';
-import { ApiError, type FieldError } from '../../domain/errors.js';
+import { BodyValidation } from './body-validation.js';
 import type { OperationContext } from './operation-context.js';
+import { parsed } from './zod-problem.js';
 
 type Schema = z.ZodType;
 type Target = 'query' | 'param' | 'header' | 'json' | 'form';
@@ -25,8 +24,8 @@ export class Validation {
   private readonly headerSchema: Schema | undefined;
   private readonly headerNames: [string, string][] | undefined;
   private emptyQuery: Record<string, unknown> | undefined;
-  /** Body validators, run in order (zod-openapi's media-type gate, then one per media type). */
-  readonly body: ((c: OperationContext) => Promise<void>)[];
+  /** The body's media type and schema (src/http/pipeline/body-validation.ts). */
+  readonly body: BodyValidation;
 
   constructor(route: RouteConfig) {
     const request = route.request;
@@ -35,7 +34,7 @@ export class Validation {
     this.paramChecks = this.params ? patternChecks(this.params) : undefined;
     this.headerSchema = request?.headers as Schema | undefined;
     this.headerNames = this.headerSchema ? plainKeys(this.headerSchema) : undefined;
-    this.body = bodyValidators(request?.body);
+    this.body = new BodyValidation(request?.body);
   }
 
   /** Validates what the URL and the headers carry. */
@@ -90,32 +89,6 @@ export class Validation {
     }
     return parsed(this.headerSchema as Schema, value, 'header');
   }
-}
-
-/** A schema's parse, or the 400 problem that lists what failed. */
-function parsed(schema: Schema, value: unknown, target: Target): unknown {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const errors = fieldErrors(result.error, target);
-  throw new ApiError('validation_failed', summarize(errors), { param: errors[0]?.param, errors });
-}
-
-function fieldErrors(error: z.ZodError, target: string): FieldError[] {
-  return error.issues.map((issue) => {
-    const param =
-      issue.path.length > 0 ? issue.path.map(String).join('.') : target === 'json' ? 'body' : target;
-    const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
-    return {
-      param,
-      detail: missing ? `${param} is required` : `${param}: ${issue.message}`,
-      code: missing ? 'required' : issue.code,
-    };
-  });
-}
-
-function summarize(errors: FieldError[]): string {
-  if (errors.length === 1) return `Invalid request: ${errors[0]?.detail}.`;
-  return `Invalid request: ${errors.length} problems (${errors.map((e) => e.param).join(', ')}). See errors[].`;
 }
 
 interface ZodInternals {
@@ -184,95 +157,4 @@ function fieldCheck(def: ZodInternals['_zod']['def']): ((value: string) => boole
     else return undefined;
   }
   return (value) => value.length >= min && value.length <= max && patterns.every((p) => p.test(value));
-}
-
-// zod-openapi's media-type matching (the body validators it builds; not exported by it).
-const JSON_TYPE = /^application\/([a-z-.]+\+)?json/i;
-const JSON_REQUEST = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
-const MULTIPART_REQUEST = /^multipart\/form-data(;\s?boundary=[a-zA-Z0-9'"()+_,\-./:=?]+)?$/i;
-const URLENCODED_REQUEST = /^application\/x-www-form-urlencoded(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
-const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
-
-const isForm = (type: string) =>
-  /^multipart\/form-data/i.test(type) || /^application\/x-www-form-urlencoded/i.test(type);
-
-function matchesMediaType(contentType: string, mediaType: string): boolean {
-  if (mediaType === '*/*') return true;
-  if (JSON_TYPE.test(mediaType)) return JSON_REQUEST.test(contentType);
-  if (isForm(mediaType)) return MULTIPART_REQUEST.test(contentType) || URLENCODED_REQUEST.test(contentType);
-  const essence = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  if (mediaType.endsWith('/*')) return essence.startsWith(mediaType.slice(0, -1).toLowerCase());
-  return essence === mediaType.toLowerCase();
-}
-
-type BodyConfig = NonNullable<RouteConfig['request']>['body'];
-
-function isZod(value: unknown): value is Schema {
-  return typeof (value as { safeParse?: unknown } | undefined)?.safeParse === 'function';
-}
-
-/** zod-openapi's body validators for this body definition, in its order. */
-function bodyValidators(body: BodyConfig): ((c: OperationContext) => Promise<void>)[] {
-  const content = (body as { content?: Record<string, { schema?: unknown }> } | undefined)?.content;
-  if (!content) return [];
-  const required = (body as { required?: boolean }).required === true;
-  const declared = Object.keys(content);
-  const out: ((c: OperationContext) => Promise<void>)[] = [];
-  if (declared.some((type) => isZod(content[type]?.schema) && (JSON_TYPE.test(type) || isForm(type)))) {
-    out.push(async (c) => {
-      const contentType = c.facts.header('content-type');
-      if (contentType) {
-        if (!declared.some((type) => matchesMediaType(contentType, type))) {
-          throw new HTTPException(415, { message: 'Unsupported Media Type' });
-        }
-      } else if ((await c.facts.bytes()).byteLength > 0) {
-        throw new HTTPException(415, { message: 'Unsupported Media Type' });
-      }
-    });
-  }
-  for (const type of declared) {
-    const schema = content[type]?.schema;
-    if (!isZod(schema)) continue;
-    const target = JSON_TYPE.test(type) ? 'json' : isForm(type) ? 'form' : undefined;
-    if (!target) continue;
-    const validate = target === 'json' ? jsonValidator(schema) : formValidator(schema);
-    const matches = target === 'json' ? (t: string) => JSON_TYPE.test(t) : isForm;
-    out.push(
-      required
-        ? validate
-        : async (c) => {
-            const contentType = c.facts.header('content-type');
-            if (contentType && matches(contentType)) return validate(c);
-            c.req.addValidatedData(target, {});
-          },
-    );
-  }
-  return out;
-}
-
-function jsonValidator(schema: Schema): (c: OperationContext) => Promise<void> {
-  return async (c) => {
-    const mediaType = (c.facts.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    let value: unknown = {};
-    if (JSON_MEDIA.test(mediaType)) {
-      try {
-        value = await c.req.json();
-      } catch (error) {
-        // A body too large or cut off is that refusal, not malformed JSON.
-        if (!(error instanceof SyntaxError)) throw error;
-        throw new HTTPException(400, { message: 'Malformed JSON in request body' });
-      }
-    }
-    c.req.addValidatedData('json', parsed(schema, value, 'json') as object);
-  };
-}
-
-function formValidator(schema: Schema): (c: OperationContext) => Promise<void> {
-  // Hono's own form reading (multipart and urlencoded, `key[]` arrays), then the schema.
-  const middleware = validator('form', (value) => parsed(schema, value, 'form') as object);
-  return async (c) => {
-    // Read first: a body over the limit is that refusal, not a malformed form.
-    await c.facts.bytes();
-    await middleware(c as never, async () => {});
-  };
 }

@@ -1,11 +1,14 @@
-// The data every operation of the OpenAPI document needs, made through the API itself on a bench
-// sandbox (bench/servers/sandbox.ts): a loan with installments (the happy-path scenario), a
-// webhook endpoint with deliveries, a document, a snapshot, inspector entries. `readPaths` gives
-// a concrete path for every GET operation of the document and fails on one it cannot name, so
-// the bench walks the whole document, not a chosen few.
+// The data every operation of the OpenAPI document needs, made through the API itself on a running
+// sandbox: a loan with installments (the happy-path scenario), a webhook endpoint with deliveries,
+// a document, a snapshot, inspector entries. `readPaths` gives a concrete path for every GET
+// operation of the document and fails on one it cannot name, so whoever walks them (the guard test
+// test/e2e/request-path-identity.test.ts, bench/operations.ts) walks the whole document.
 import { readFileSync } from 'node:fs';
 
-const BASIC = `Basic ${Buffer.from('cid_bench:svc_cs_test_bench').toString('base64')}`;
+/** The HTTP Basic header of a credential. */
+export function basicOf(clientId: string, secret: string): string {
+  return `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+}
 
 export interface Session {
   base: string;
@@ -14,7 +17,7 @@ export interface Session {
   ids: Record<string, string>;
 }
 
-export async function session(base: string, basic = BASIC): Promise<Session> {
+export async function session(base: string, basic: string): Promise<Session> {
   let token = '';
   const refresh = async () => {
     const res = await fetch(`${base}/auth/token`, { method: 'POST', headers: { authorization: basic } });
@@ -96,7 +99,7 @@ export async function seed(s: Session, receiverUrl: string): Promise<void> {
   form.set('type', 'identity_card_front');
   form.set(
     'file',
-    new Blob([readFileSync(new URL('../fixtures/sample.png', import.meta.url))], { type: 'image/png' }),
+    new Blob([readFileSync(new URL('../../fixtures/sample.png', import.meta.url))], { type: 'image/png' }),
     'id.png',
   );
   const upload = await fetch(`${s.base}/customers/${pending.id}/documents`, {
