@@ -139,21 +139,20 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     description: 'client_id:client_secret, only for POST /v3/auth/token',
   });
   // Built on first use (the public URL is known only once the server listens), then kept; served
-  // through the request path (Request-Id, compression), without credentials.
-  let openApi: { url: string; body: string } | undefined;
+  // through the request path (Request-Id, compression), without credentials. Swagger UI reads the
+  // 3.0 rendition (src/http/docs.ts).
+  const documents = openApiDocuments(app, publicUrl);
   const openApiDocument = compileOperation({
     route: { method: 'get', path: '/openapi.json', responses: {} },
     middleware: [],
-    handler: (c) => {
-      if (openApi?.url !== publicUrl()) {
-        openApi = { url: publicUrl(), body: JSON.stringify(buildOpenApiDocument(app, publicUrl())) };
-      }
-      return c.body(openApi.body, 200, { 'content-type': 'application/json; charset=utf-8' });
-    },
+    handler: (c) => c.body(documents('3.1'), 200, { 'content-type': 'application/json; charset=utf-8' }),
   });
   app.get('/v3/openapi.json', entries.handlerFor(openApiDocument));
 
-  app.route('/', docsRoutes());
+  app.route(
+    '/',
+    docsRoutes({ document: () => documents('3.0'), respond: (c, ...rest) => entries.respond(c, ...rest) }),
+  );
   app.route('/', hostedBiometricsRoutes(deps));
   app.route('/', signingPageRoutes(deps));
   // The dashboard calls the API through this very app, like the scenario runner.
@@ -172,6 +171,19 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   app.onError((error, c) => problemResponse(c, toApiError(error, deps.log, c.req), publicUrl()));
   return app;
+}
+
+/** The OpenAPI document's JSON text in each version, made once per public URL. */
+function openApiDocuments(app: OpenAPIHono<AppEnv>, publicUrl: () => string) {
+  const kept = new Map<string, { url: string; body: string }>();
+  return (version: '3.1' | '3.0'): string => {
+    let document = kept.get(version);
+    if (document?.url !== publicUrl()) {
+      document = { url: publicUrl(), body: JSON.stringify(buildOpenApiDocument(app, publicUrl(), version)) };
+      kept.set(version, document);
+    }
+    return document.body;
+  };
 }
 
 /** The documented operations (path below /v3, `{param}` syntax), which fault rules name. */

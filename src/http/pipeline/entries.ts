@@ -4,7 +4,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Handler } from 'hono';
 import type { AccessLog } from '../access-log.js';
 import type { AppEnv } from '../env.js';
-import { type Answer, toResponse } from './answer.js';
+import { Answer, toResponse } from './answer.js';
 import type { Compression } from './compression.js';
 import { OperationContext } from './operation-context.js';
 import { type CompiledOperation, lastResort } from './pipeline.js';
@@ -36,8 +36,20 @@ export class Entries {
   constructor(
     private readonly app: OpenAPIHono<AppEnv>,
     private readonly pipeline: Pipeline,
-    private readonly compression: Compression,
+    readonly compression: Compression,
   ) {}
+
+  /**
+   * A response of a route outside /v3 (the docs' files, the document Swagger UI reads), compressed
+   * as the request path compresses its answers.
+   */
+  respond(c: Context, status: number, headers: Record<string, string>, body: string | Uint8Array): Response {
+    const pairs: string[] = [];
+    for (const [name, value] of Object.entries(headers)) pairs.push(name, value);
+    return toResponse(
+      this.compression.apply(new Answer(status, pairs, body), c.req.header('accept-encoding')),
+    );
+  }
 
   /** The Hono handler of an operation: what `app.fetch` calls for its method and path. */
   handlerFor(op: CompiledOperation): Handler<AppEnv> {
@@ -59,7 +71,7 @@ export class Entries {
     const path = c.req.path;
     const ctx = new OperationContext(new FetchRequestFacts(c.req.raw, path), path, undefined, c.env);
     const accept = c.req.header('accept-encoding');
-    const finish = (a: Answer) => toResponse(this.compression.apply(a, accept, c.req.method));
+    const finish = (a: Answer) => toResponse(this.compression.apply(a, accept));
     const out = this.pipeline.run(ctx, op, params);
     return out instanceof Promise ? out.then(finish) : finish(out);
   }
@@ -109,24 +121,24 @@ export class Entries {
         accessLog?.watch(req, res);
         const context = c;
         out.then(
-          (a) => this.write(res, a, accept, method),
-          () => this.write(res, lastResort(context.get('requestId')), undefined, method),
+          (a) => this.write(res, a, accept),
+          () => this.write(res, lastResort(context.get('requestId')), undefined),
         );
         return true;
       }
-      this.write(res, out, accept, method);
+      this.write(res, out, accept);
     } catch {
-      this.write(res, lastResort(c?.get('requestId')), undefined, method);
+      this.write(res, lastResort(c?.get('requestId')), undefined);
     }
     accessLog?.line(method, target, res.statusCode, started);
     return true;
   }
 
-  private write(res: ServerResponse, a: Answer, accept: string | string[] | undefined, method: string): void {
+  private write(res: ServerResponse, a: Answer, accept: string | string[] | undefined): void {
     // A fault rule cut the connection: nothing more goes out.
     if (res.destroyed || res.headersSent) return;
     try {
-      const out = this.compression.apply(a, typeof accept === 'string' ? accept : accept?.join(', '), method);
+      const out = this.compression.apply(a, typeof accept === 'string' ? accept : accept?.join(', '));
       const body = out.body;
       if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
         const headers = out.headers;
