@@ -11,8 +11,9 @@ export const ACCESS_LOG_FORMATS: readonly AccessLogFormat[] = ['pretty', 'json',
  * took. 404s and errors are logged like any other answer. Docker's health probe (`GET /healthz`
  * answered 200) is left out: it would be most of the log of an idle container.
  *
- * Cheap on the hot path: the hot reads (src/http/hot-reads.ts) call `line` from their own end
- * point; every other request is watched through its response's `finish` event. The timestamp text
+ * Cheap on every request: the request path's Node entry (src/http/pipeline/entries.ts) calls `line`
+ * once it has written an answer it made synchronously; every other request is watched through its
+ * response's `finish` event. The timestamp text
  * is made once per millisecond, and the lines of one event-loop turn go out in one write (at the
  * end of the turn, or on `flush`). What waits is text only, at most one turn's worth.
  */
@@ -48,7 +49,7 @@ export class AccessLog {
     }
   }
 
-  /** Logs a request outside the hot reads once its response has been sent. */
+  /** Logs a request once its response has been sent (answers made asynchronously, other routes). */
   watch(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
     res.once('finish', () => this.line(req.method ?? 'GET', req.url ?? '/', res.statusCode, started));

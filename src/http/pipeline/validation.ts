@@ -6,7 +6,6 @@ import type { OperationContext } from './operation-context.js';
 import { parsed } from './zod-problem.js';
 
 type Schema = z.ZodType;
-type Target = 'query' | 'param' | 'header' | 'json' | 'form';
 
 /**
  * An operation's request validation, compiled once from its route definition (the same zod
