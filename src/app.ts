@@ -26,12 +26,12 @@ import { ApiError } from './domain/errors.js';
 import type { AppDeps } from './http/deps.js';
 import { docsRoutes } from './http/docs.js';
 import type { AppEnv } from './http/env.js';
+import { errorResponse } from './http/error-answer.js';
 import { hostedBiometricsRoutes } from './http/hosted-biometrics.js';
 import { RouteTable } from './http/method-not-allowed.js';
 import { Compression } from './http/pipeline/compression.js';
 import { Entries } from './http/pipeline/entries.js';
 import { compileOperation, createPipeline } from './http/pipeline/pipeline.js';
-import { toApiError } from './http/pipeline/problems.js';
 import { MAX_BODY_BYTES } from './http/pipeline/request-facts.js';
 import { problemResponse } from './http/problem.js';
 import { type createRouter, operationsOf } from './http/router.js';
@@ -161,7 +161,14 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     dashboardRoutes(deps, async (request, env) => app.fetch(request, env)),
   );
   app.get('/', (c) => c.redirect('/docs'));
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // Docker's HEALTHCHECK and load balancers read the status: 503 while the store cannot write.
+  app.get('/healthz', (c) => {
+    const health = deps.persistence.health;
+    const storage = health.status();
+    if (storage.writable) return c.json({ status: 'ok', storage });
+    c.header('Retry-After', String(health.retryAfterSeconds));
+    return c.json({ status: 'storage_unavailable', storage }, 503);
+  });
 
   app.notFound((c) => {
     const path = c.req.path;
@@ -169,7 +176,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     return problemResponse(c, unmatched(c), publicUrl());
   });
 
-  app.onError((error, c) => problemResponse(c, toApiError(error, deps.log, c.req), publicUrl()));
+  // The one place an exception becomes an answer (a problem with the request id; on the spec's
+  // table endpoints with a status of the row); never throws.
+  app.onError((error, c) => errorResponse(c, error, deps, MAX_BODY_BYTES));
   return app;
 }
 

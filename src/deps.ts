@@ -10,7 +10,7 @@ import { type RandomStreams, unseededStreams } from './lib/random-streams.js';
 import { measureWorldRowsWhenIdle } from './store/partner-world.js';
 import type { Persistence } from './store/persistence.js';
 import type { Store } from './store/store.js';
-import { createWebhookDelivery } from './webhooks/delivery-service.js';
+import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery-service.js';
 import { webhooksModule } from './webhooks/module.js';
 import type { WebhookSender } from './webhooks/sender.js';
 
@@ -69,5 +69,24 @@ export function createDeps(base: BaseDeps): AppDeps {
     send: base.webhookSender,
     onError: (message, error) => base.log.error(message, error),
   });
+  watchStorage(base, engine, webhooks);
   return { ...base, streams, engine, webhooks, requestIds: streams.named('requests').ids };
+}
+
+/**
+ * Says once that the store stopped writing, and once that it writes again; then runs what the
+ * rollbacks meanwhile brought back (jobs due, deliveries interrupted).
+ */
+function watchStorage(base: BaseDeps, engine: Engine, webhooks: WebhookDelivery): void {
+  base.persistence.health.onChange((status) => {
+    if (!status.writable) {
+      base.log.error(
+        `storage: cannot write (${status.reason}); changes are rolled back and writes answer storage_unavailable until it can (tried every second)`,
+      );
+      return;
+    }
+    base.log.info('storage: writes work again');
+    engine.scheduler.armAll();
+    webhooks.resumeAfterRollback();
+  });
 }

@@ -25,8 +25,10 @@ import {
   slowClientServerOptions,
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
-import { honestConnections } from './http/early-answers.js';
+import { hasBody, honestConnections } from './http/early-answers.js';
 import type { AppEnv } from './http/env.js';
+import { guardListener } from './http/node-guard.js';
+import { answerSlowClientsAsProblems } from './http/slow-client-answer.js';
 import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
@@ -187,22 +189,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Shared mode: every request goes through app.fetch, where the cluster gate sees it first.
   const entry = deps.clusterGate ? undefined : nodeEntryOf(app);
   const honest = honestConnections(MAX_BODY_BYTES);
+  let slow: ReturnType<typeof answerSlowClientsAsProblems> | undefined;
   // Node's request handler: the request path's Node entry answers a /v3 request with a plain
   // target itself (src/http/pipeline/entries.ts; it prints its own access line), the app through
-  // @hono/node-server the rest (the same pipeline for /v3). Nothing thrown here ends the process.
+  // @hono/node-server the rest (the same pipeline for /v3). A request with a body is known to the
+  // slow-client answer first (its endpoint picks the timeout's status). Wrapped by guardListener:
+  // nothing thrown or rejected here ends the process.
   const listen =
     (app: RequestListener): RequestListener =>
     (req: IncomingMessage, res: ServerResponse) => {
-      try {
-        honest(req, res);
-        if (entry && !cap?.refused(req.socket) && entry.node(req, res, accessLog)) return;
-        accessLog?.watch(req, res);
-        void app(req, res);
-      } catch (error) {
-        log.error('unexpected error while receiving a request', error);
-        if (!res.headersSent) res.writeHead(500).end();
-        else res.destroy();
-      }
+      if (hasBody(req)) slow?.receiving(req, res);
+      honest(req, res);
+      if (entry && !cap?.refused(req.socket) && entry.node(req, res, accessLog)) return;
+      accessLog?.watch(req, res);
+      return app(req, res);
     };
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
@@ -217,7 +217,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         // Bodies left unread by an early answer are dealt with by `honest` (src/http/early-answers.ts).
         autoCleanupIncoming: false,
         createServer: ((serverOptions: ServerOptions, app: RequestListener) =>
-          createServer(serverOptions, listen(app))) as typeof createServer,
+          createServer(
+            serverOptions,
+            guardListener(listen(app), log, () => config.publicUrl),
+          )) as typeof createServer,
         serverOptions: slowClientServerOptions({
           headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
           requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -230,6 +233,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       deps.engine.stop();
       void deps.persistence.close().finally(() => reject(error));
     });
+    slow = answerSlowClientsAsProblems(s as Server, () => config.publicUrl);
     if (options.hosted) {
       cap = limitConnectionsPerClient(
         s as Server,

@@ -113,7 +113,7 @@ const rotate = createRoute({
   tags,
   summary: 'Rotate the signing secret',
   description:
-    'During the grace period (`expire_current_in` seconds of the partner clock, default 3600) every delivery carries signatures for both secrets; after it, only the new one.',
+    'The current secret keeps signing beside the new one for `expire_current_in` seconds of the partner clock (default 3600; 0: not at all), until `previous_secret_expires_at`. Secrets replaced by earlier rotations keep their own announced expiry: every delivery carries one signature per secret still valid. At most 10 previous secrets sign at once; a rotation that would keep an 11th answers 422 `too_many_previous_secrets`.',
   request: {
     params: EndpointParams,
     headers: IdempotencyHeader,
@@ -121,7 +121,7 @@ const rotate = createRoute({
   },
   responses: {
     200: json(RotatedSecretSchema, 'The new secret'),
-    ...problemResponses(400, 404, ...COMMON_ERRORS),
+    ...problemResponses(400, 404, 422, ...COMMON_ERRORS),
   },
 });
 

@@ -82,9 +82,15 @@ export function registerFaults(program: Command): void {
     .option('--reset', 'reset the connection without an answer')
     .option('--timeout <duration>', 'never answer; close the connection after this long (at most 2m)')
     .option('--truncate', 'send the status, headers and half of the body, then close the connection')
-    .option('--times <n>', 'act on the next n matching calls only')
+    .option(
+      '--times <n>',
+      'act on the next n matching calls only (a rule on /auth/token needs this or --expires-in)',
+    )
     .option('--probability <p>', "act on each matching call with this chance (the partner's random stream)")
-    .option('--expires-in <duration>', 'stop acting after this long on the partner clock, e.g. 10m')
+    .option(
+      '--expires-in <duration>',
+      'stop acting after this long on the partner clock, e.g. 10m (at most 1h on /auth/token)',
+    )
     .description('add a fault rule (matched in order of creation)')
     .action(
       action(async ({ client, out }, method: string, path: string, opts: AddOptions) => {

@@ -151,7 +151,10 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
       );
       process.exit(1);
     }
-    if ((error as NodeJS.ErrnoException).code === 'EACCES') {
+    if (
+      (error as NodeJS.ErrnoException).code === 'EACCES' &&
+      (error as NodeJS.ErrnoException).syscall === 'listen'
+    ) {
       console.error(
         `credit-sandbox: not allowed to listen on port ${port} of ${opts.host}. Pick a port above 1023 with --port <n>.`,
       );
@@ -162,6 +165,13 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
       fail(`invalid scenario files:\n${(error as Error).message}`);
     }
     if ((error as Error).name === 'StartSnapshotError') fail((error as Error).message);
+    // The first write (the default partner) could not be saved: say why, without a stack trace.
+    if ((error as Error).name === 'StorageUnavailableError') {
+      console.error(
+        `credit-sandbox: cannot start: ${(error as { reason: string }).reason}; --data needs a writable file with room to grow.`,
+      );
+      process.exit(1);
+    }
     throw error;
   }
   printBanner(server, { opts, rateLimit, safety, startTimeMs, holidaysRegion, credential });

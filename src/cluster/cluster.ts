@@ -4,6 +4,7 @@ import { ApiError } from '../domain/errors.js';
 import type { Engine } from '../engine/engine.js';
 import type { Logger } from '../http/deps.js';
 import type { PostgresPersistence, WriteGuard } from '../store/postgres/postgres-persistence.js';
+import { StorageUnavailableError } from '../store/storage-health.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDelivery } from '../webhooks/delivery-service.js';
 import { LeaseTable, type LeaseView } from './leases.js';
@@ -61,6 +62,11 @@ export class Cluster implements WriteGuard {
 
   owns(partnerId: string): boolean {
     return this.owned.has(partnerId);
+  }
+
+  /** A database error as a request meets it: an unreachable database is `storage_unavailable`. */
+  storageError(error: unknown): unknown {
+    return this.options.persistence.storageError(error);
   }
 
   /**
@@ -180,7 +186,10 @@ export class Cluster implements WriteGuard {
         await this.claim(partnerId);
       }
     } catch (error) {
-      this.options.log.error('shared mode: lease renewal or sweep failed', error);
+      // An unreachable database is logged once, by the storage health; retried at every tick.
+      if (!(this.storageError(error) instanceof StorageUnavailableError)) {
+        this.options.log.error('shared mode: lease renewal or sweep failed', error);
+      }
     } finally {
       this.ticking = false;
     }

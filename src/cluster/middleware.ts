@@ -77,6 +77,11 @@ export function clusterMiddleware(
     }
   };
 
+  // The database cannot be reached while a partner is looked up or taken over: storage_unavailable.
+  const unreachable = (error: unknown): never => {
+    throw cluster.storageError(error);
+  };
+
   // Not async: the common case (a partner held here) must not cost a promise.
   return (c, next) => {
     const path = c.req.path;
@@ -90,8 +95,12 @@ export function clusterMiddleware(
       found = signInClientId(c.req.raw).then((clientId) => partners.ofClient(clientId));
     }
     if (found === undefined) return next();
-    if (typeof found === 'string') return cluster.owns(found) ? next() : route(c, next, found);
-    return found.then((id) => (id === undefined || cluster.owns(id) ? next() : route(c, next, id)));
+    if (typeof found === 'string') {
+      return cluster.owns(found) ? next() : route(c, next, found).catch(unreachable);
+    }
+    return found
+      .then((id) => (id === undefined || cluster.owns(id) ? next() : route(c, next, id)))
+      .catch(unreachable);
   };
 }
 

@@ -22,6 +22,11 @@ export const HTTP_ERRORS = {
     title: 'JSON nested too deeply',
     help: 'The JSON body nests arrays and objects deeper than the sandbox reads (64 levels). No endpoint needs more than a few.',
   },
+  request_timeout: {
+    status: 400,
+    title: 'Request not received in time',
+    help: "The whole request must arrive in time: its headers within `--headers-timeout` (5 s), headers and body within `--request-timeout` (10 s). A body sent more slowly, or shorter than its `Content-Length`, is answered this and the connection is closed. Send the whole body at once, with its real length. (HTTP would say 408; the spec's status tables have no 408, so 400 — or 422 where the endpoint's table has no 400.)",
+  },
   invalid_cursor: {
     status: 400,
     title: 'Invalid pagination cursor',
@@ -91,6 +96,11 @@ export const HTTP_ERRORS = {
     status: 503,
     title: 'Change could not be saved',
     help: 'The database refused to store this change. It was rolled back (the partner is reloaded from what was saved), so nothing of the request was applied; retry. Other partners are not affected.',
+  },
+  storage_unavailable: {
+    status: 503,
+    title: 'Storage unavailable',
+    help: "The sandbox cannot save changes right now (its disk is full or failing, or shared mode's PostgreSQL cannot be reached). Nothing of the request was applied; retry after `Retry-After` seconds (a POST with the same `Idempotency-Key` is safe). `GET /healthz` answers 503 and names the reason until writes work again. Operations of the spec's status table answer it with status 500, its only server error; all others with 503.",
   },
   bad_gateway: {
     status: 502,

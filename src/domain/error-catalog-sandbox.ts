@@ -32,6 +32,11 @@ export const SANDBOX_ERRORS = {
     title: 'Too many fault rules',
     help: 'A partner holds at most 50 API-side fault rules at once. Delete the ones you no longer need (`DELETE /v3/sandbox/faults/{id}`) or clear them all (`DELETE /v3/sandbox/faults`).',
   },
+  fault_rule_unbounded: {
+    status: 422,
+    title: 'Fault rule on /auth/token must end by itself',
+    help: "A rule on `/auth/token` acts on the very call that gets a token, and deleting a rule needs a token: one that never ends would lock the partner out for good. Give it `times` (the next n token requests) or `expires_in` of at most 1h. (The dashboard's Faults page signs in without `/auth/token` and can always delete rules.)",
+  },
   snapshot_exists: {
     status: 409,
     title: 'Snapshot name taken',

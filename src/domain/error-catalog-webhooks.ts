@@ -17,4 +17,9 @@ export const WEBHOOK_ERRORS = {
     title: 'Webhook endpoint disabled',
     help: 'Disabled endpoints receive nothing. Re-enable it with `PATCH /v3/webhooks/endpoints/{id}` and `{"status": "active"}` first.',
   },
+  too_many_previous_secrets: {
+    status: 422,
+    title: 'Too many previous secrets still signing',
+    help: 'An endpoint keeps at most 10 previous secrets signing beside the current one, each until the expiry its rotation announced. Wait until the soonest of them expires (the detail says when), or rotate with `expire_current_in: 0`, which keeps no grace period for the current secret.',
+  },
 } as const satisfies Record<string, ErrorCatalogEntry>;

@@ -28,6 +28,7 @@ export const ERROR_CATALOG = {
   validation_failed: HTTP_ERRORS.validation_failed,
   unsupported_charset: HTTP_ERRORS.unsupported_charset,
   json_too_deep: HTTP_ERRORS.json_too_deep,
+  request_timeout: HTTP_ERRORS.request_timeout,
   invalid_cursor: HTTP_ERRORS.invalid_cursor,
   unsupported_content_type: HTTP_ERRORS.unsupported_content_type,
   body_too_large: HTTP_ERRORS.body_too_large,
@@ -68,6 +69,7 @@ export const ERROR_CATALOG = {
   webhook_url_not_allowed: WEBHOOK_ERRORS.webhook_url_not_allowed,
   unknown_event_pattern: WEBHOOK_ERRORS.unknown_event_pattern,
   webhook_endpoint_disabled: WEBHOOK_ERRORS.webhook_endpoint_disabled,
+  too_many_previous_secrets: WEBHOOK_ERRORS.too_many_previous_secrets,
   credit_offer_expired: CREDIT_ERRORS.credit_offer_expired,
   credit_offer_already_accepted: CREDIT_ERRORS.credit_offer_already_accepted,
   amount_out_of_range: CREDIT_ERRORS.amount_out_of_range,
@@ -86,6 +88,7 @@ export const ERROR_CATALOG = {
   clock_jump_too_large: SANDBOX_ERRORS.clock_jump_too_large,
   quota_exceeded: SANDBOX_ERRORS.quota_exceeded,
   too_many_fault_rules: SANDBOX_ERRORS.too_many_fault_rules,
+  fault_rule_unbounded: SANDBOX_ERRORS.fault_rule_unbounded,
   snapshot_exists: SANDBOX_ERRORS.snapshot_exists,
   snapshot_ids_taken: SANDBOX_ERRORS.snapshot_ids_taken,
   snapshot_limit_reached: SANDBOX_ERRORS.snapshot_limit_reached,
@@ -97,6 +100,7 @@ export const ERROR_CATALOG = {
   scenario_files_invalid: SANDBOX_ERRORS.scenario_files_invalid,
   instance_unavailable: HTTP_ERRORS.instance_unavailable,
   write_failed: HTTP_ERRORS.write_failed,
+  storage_unavailable: HTTP_ERRORS.storage_unavailable,
   bad_gateway: HTTP_ERRORS.bad_gateway,
   service_unavailable: HTTP_ERRORS.service_unavailable,
   gateway_timeout: HTTP_ERRORS.gateway_timeout,
@@ -117,6 +121,11 @@ export interface ApiErrorOptions {
   errors?: FieldError[];
   /** Extra response headers (e.g. Retry-After on 429). */
   headers?: Record<string, string>;
+  /**
+   * The status to answer instead of the code's own: only for an endpoint whose status table (the
+   * spec's) lacks the code's status (see `withStatus`; `storage_unavailable` is 500 there).
+   */
+  status?: number;
 }
 
 /** A refusal that the HTTP layer renders as a problem document. `detail` says what failed and how to fix it. */
@@ -132,11 +141,20 @@ export class ApiError extends Error {
     super(detail);
     this.name = 'ApiError';
     this.code = code;
-    this.status = ERROR_CATALOG[code].status;
+    this.status = options.status ?? ERROR_CATALOG[code].status;
     this.title = ERROR_CATALOG[code].title;
     this.param = options.param;
     this.errors = options.errors;
     this.headers = options.headers;
+  }
+
+  /** The same problem (code, detail, param, errors, headers) answered with another status. */
+  withStatus(status: number): ApiError {
+    const options: ApiErrorOptions = { status };
+    if (this.param !== undefined) options.param = this.param;
+    if (this.errors !== undefined) options.errors = this.errors;
+    if (this.headers !== undefined) options.headers = this.headers;
+    return new ApiError(this.code, this.message, options);
   }
 }
 

@@ -5,6 +5,7 @@ import type { Random, RandomSource } from '../lib/random.js';
 import { type RandomStream, type RandomStreams, unseededStreams } from '../lib/random-streams.js';
 import type { Persistence } from '../store/persistence.js';
 import type { EventRecord, JsonObject, PartnerRecord } from '../store/records.js';
+import { StorageUnavailableError } from '../store/storage-health.js';
 import type { Store } from '../store/store.js';
 import { type Clock, clockReading, fixedClock, frozen, initialClock, movedTo, resumed } from './clock.js';
 import type { DomainContext, JobHandler } from './context.js';
@@ -82,9 +83,11 @@ export class Engine {
       },
       onError: deps.onError,
       afterWake: () => {
-        deps.persistence
-          .flush()
-          .catch((error: unknown) => deps.onError('persisting after timed jobs failed', error));
+        deps.persistence.flush().catch((error: unknown) => {
+          // Rolled back; the jobs run again once the store can write (logged once, by its health).
+          if (!(error instanceof StorageUnavailableError))
+            deps.onError('persisting after timed jobs failed', error);
+        });
       },
     });
   }

@@ -127,6 +127,11 @@ export class Scheduler {
   /** Arms every partner (after a restart). */
   start(): void {
     this.stopped = false;
+    this.armAll();
+  }
+
+  /** Re-arms every partner unless stopped (jobs a rollback brought back are due again). */
+  armAll(): void {
     for (const partner of this.deps.store.partners.values()) this.arm(partner.id);
   }
 
@@ -137,11 +142,17 @@ export class Scheduler {
     this.firesAt.clear();
   }
 
+  /** A timer's callback: nothing it throws may escape (it would end the process). */
   private wake(partnerId: string): void {
     this.timers.delete(partnerId);
     this.firesAt.delete(partnerId);
-    const partner = this.deps.store.partners.get(partnerId);
-    if (!partner) return;
-    if (this.runDue(partnerId, clockReading(partner.clock, this.deps.realNow())) > 0) this.deps.afterWake();
+    try {
+      const partner = this.deps.store.partners.get(partnerId);
+      if (!partner) return;
+      if (this.runDue(partnerId, clockReading(partner.clock, this.deps.realNow())) > 0) this.deps.afterWake();
+    } catch (error) {
+      // A partner row that cannot be read (its clock): its jobs wait until it is mended or reset.
+      this.deps.onError(`timed jobs of partner ${partnerId} could not run`, error);
+    }
   }
 }

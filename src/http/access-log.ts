@@ -61,6 +61,10 @@ export class AccessLog {
     if (this.pending === '') return;
     const text = this.pending;
     this.pending = '';
-    this.write(text);
+    try {
+      this.write(text);
+    } catch {
+      // Run at the end of a turn, outside any request: a writer that fails loses these lines only.
+    }
   };
 }

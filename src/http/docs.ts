@@ -116,7 +116,7 @@ function problemIndex(): string {
     .join('');
   return page(
     'Problem types',
-    `<h1>Problem types</h1><p>Every error is <code>application/problem+json</code>; its <code>type</code> links here.</p><table><tr><th>code</th><th>status</th><th>title</th></tr>${rows}</table>`,
+    `<h1>Problem types</h1><p>Every error is <code>application/problem+json</code>; its <code>type</code> links here.</p><p>The status shown is each code's own. On the seven endpoints of the specification's status table a code whose status the endpoint's row lacks answers the nearest status the row has (a 4xx: 400, else 422, else 404; a 5xx: 500), keeping its code.</p><table><tr><th>code</th><th>status</th><th>title</th></tr>${rows}</table>`,
   );
 }
 

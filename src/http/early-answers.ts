@@ -44,7 +44,8 @@ export function honestConnections(maxKeptBody: number): (req: IncomingMessage, r
   };
 }
 
-function hasBody(req: IncomingMessage): boolean {
+/** Whether a request declares a body (a length above 0, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, type ErrorCode } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
+import { fitToSpecTable } from './spec-status-table.js';
 
 export interface ProblemBody {
   type: string;
@@ -36,8 +37,17 @@ export function problemBody(error: ApiError, publicUrl: string, instance: string
 /**
  * Renders an ApiError as application/problem+json. `instance` is the request path with the
  * request id as its fragment (`/v3/loans/ln_…#req_…`), the id to look up in the request inspector.
+ * On the endpoints of the spec's status table the status is one of the endpoint's row
+ * (`fitToSpecTable`), whoever renders the problem; `asIs` keeps the error's own status (an API
+ * fault rule answers exactly the status it names).
  */
-export function problemResponse(c: Context<AppEnv>, error: ApiError, publicUrl: string): Response {
+export function problemResponse(
+  c: Context<AppEnv>,
+  refusal: ApiError,
+  publicUrl: string,
+  options: { asIs?: boolean } = {},
+): Response {
+  const error = options.asIs ? refusal : fitToSpecTable(c.req.method, c.req.path, refusal);
   // c.body keeps headers set earlier with c.header (RateLimit-*), unlike a bare Response.
   c.header('content-type', 'application/problem+json');
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);

@@ -1,3 +1,4 @@
+import { StorageUnavailableError } from '../store/storage-health.js';
 import type { AppDeps } from './deps.js';
 
 /** How soon a logged read is persisted when nothing else writes. */
@@ -18,9 +19,11 @@ export function requestLogFlusher(deps: AppDeps): () => void {
     if (timer) return;
     timer = setTimeout(() => {
       timer = undefined;
-      deps.persistence
-        .flush()
-        .catch((error: unknown) => deps.log.error('persisting the request log failed', error));
+      deps.persistence.flush().catch((error: unknown) => {
+        // A store that cannot write is logged once, when it stops (see StorageHealth).
+        if (!(error instanceof StorageUnavailableError))
+          deps.log.error('persisting the request log failed', error);
+      });
     }, LOG_FLUSH_MS);
     timer.unref();
   };

@@ -1,17 +1,29 @@
+import { StorageHealth } from './storage-health.js';
+
 /**
  * Makes the store durable. A response is sent only after `flush()` resolves. Backends (the
  * journal for `--data`, PostgreSQL for `--database`) receive the store's change sets; nothing
  * above `store/` knows which one runs.
  */
 export interface Persistence {
-  /** Resolves once every change made before the call is durable (group-committed). */
+  /**
+   * Resolves once every change made before the call is durable (group-committed). Rejects with
+   * StorageUnavailableError when the backend cannot write: the changes that were not durable were
+   * rolled back (see `health`), so memory holds what a restart would load.
+   */
   flush(): Promise<void>;
   /** Flushes what is pending, finishes background work, and releases files or connections. */
   close(): Promise<void>;
+  /** Whether writes can be made durable now (`/healthz`, writes refused up front while not). */
+  readonly health: StorageHealth;
 }
 
-/** The default: nothing to write. */
-export const memoryPersistence: Persistence = { flush: async () => {}, close: async () => {} };
+/** The default: nothing to write, never unavailable. */
+export const memoryPersistence: Persistence = {
+  flush: async () => {},
+  close: async () => {},
+  health: new StorageHealth(),
+};
 
 /**
  * A flush the database refused for some partners (a constraint, a trigger, a value it cannot

@@ -113,7 +113,15 @@ export class IdleRowSizer {
         budget -= 64; // lookups, not a serialisation: many fit in a slice, not unboundedly many
         continue;
       }
-      const size = rowJsonBytes(row);
+      let size: number;
+      try {
+        size = rowJsonBytes(row);
+      } catch {
+        // A row JSON cannot hold (nested too deep): the save that needs it refuses it; a drain
+        // runs outside any request and must not end the process.
+        budget -= 64;
+        continue;
+      }
       this.counts.measuredRows++;
       this.counts.measuredBytes += size;
       budget -= size;

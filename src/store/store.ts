@@ -25,17 +25,11 @@ import { RequestLogTable } from './request-log-table.js';
 import type { AnswerFilter } from './request-ring.js';
 import type { SnapshotRecord } from './snapshot-records.js';
 import { type PersistedTable, Table } from './table.js';
-import type { StoreMeta, TableChanges } from './types.js';
+import { bySeq, copyMeta, type Snapshot, type StoreMeta, type TableChanges } from './types.js';
 import { deliveryIndexes, webhookEndpointIndexes } from './webhook-indexes.js';
+import { upgradeEndpointRow } from './webhook-records.js';
 
-/** Everything the store persists, as written to `--data FILE`. */
-export interface Snapshot {
-  version: 1;
-  meta: StoreMeta;
-  tables: Record<string, unknown[]>;
-}
-
-export type { StoreMeta } from './types.js';
+export type { Snapshot, StoreMeta } from './types.js';
 
 export interface StoreOptions {
   /** How a logged answer is shown once it leaves the request log (the inspector's redaction). */
@@ -91,7 +85,7 @@ export class Store {
   readonly transactions = new Table<TransactionRecord>('transactions');
   readonly transactionIdx = transactionIndexes(this.transactions);
 
-  readonly webhookEndpoints = new Table<WebhookEndpointRecord>('webhook_endpoints');
+  readonly webhookEndpoints = new Table<WebhookEndpointRecord>('webhook_endpoints', upgradeEndpointRow);
   readonly webhookEndpointIdx = webhookEndpointIndexes(this.webhookEndpoints);
   readonly deliveries = new Table<DeliveryRecord>('webhook_deliveries');
   readonly deliveryIdx = deliveryIndexes(this.deliveries);
@@ -121,6 +115,7 @@ export class Store {
   /** Tables in the order they are written and restored. */
   private readonly tables: PersistedTable[] = [];
   private tracking = false;
+  private undoing = false;
   private readonly evictionListeners: ((partnerId: string) => void)[] = [];
 
   constructor(signingKey: string, options: StoreOptions = {}) {
@@ -138,7 +133,7 @@ export class Store {
   /** Adds tables to the snapshot; later modules call this for the tables they own. */
   register(...tables: PersistedTable[]): void {
     this.tables.push(...tables);
-    for (const table of tables) table.tracking = this.tracking;
+    for (const table of tables) Object.assign(table, { tracking: this.tracking, undoing: this.undoing });
   }
 
   /**
@@ -206,10 +201,27 @@ export class Store {
     }
   }
 
-  /** Starts recording change sets; a persistence backend that writes them calls this once. */
-  trackChanges(): void {
+  /** Starts recording change sets (a backend that writes them calls this once); `undo`: see `rollBack`. */
+  trackChanges(options: { undo?: boolean } = {}): void {
     this.tracking = true;
-    for (const table of this.tables) table.tracking = true;
+    this.undoing = options.undo === true;
+    for (const table of this.tables) Object.assign(table, { tracking: true, undoing: this.undoing });
+  }
+
+  /** A change set taken earlier was written: its rows need no undo any more. */
+  settle(changes: ChangeSet): void {
+    for (const table of this.tables) {
+      const rows = changes.tables[table.name];
+      if (rows) table.settle?.(rows);
+    }
+  }
+
+  /**
+   * A write failed: with `undo` tracking, every row changed since the last durable write goes back
+   * to what a restart would load (the request log keeps its entries). Returns how many rows moved.
+   */
+  rollBack(): number {
+    return this.tables.reduce((moved, table) => moved + (table.rollBack?.() ?? 0), 0);
   }
 
   /** Every row inserted, updated or deleted since the last call, per table; then forgets them. */
@@ -283,13 +295,4 @@ export class Store {
   tableNames(): string[] {
     return this.tables.map((table) => table.name);
   }
-}
-
-/** A copy that shares nothing mutable (the random counters change on every seeded draw). */
-function copyMeta(meta: StoreMeta): StoreMeta {
-  return { ...meta, ...(meta.random_counters && { random_counters: { ...meta.random_counters } }) };
-}
-
-function bySeq(a: { seq: number }, b: { seq: number }): number {
-  return a.seq - b.seq;
 }

@@ -7,6 +7,20 @@ export interface PersistedTable {
   readonly name: string;
   /** Whether changes are recorded for `takeChanges` (off in memory-only mode). */
   tracking: boolean;
+  /**
+   * Whether, while tracking, the version each changed row had at the last durable write is kept,
+   * so `rollBack` can restore it (the journal turns this on). A table that cannot undo leaves
+   * these three out: the request log keeps its entries when a write fails (they say what was
+   * answered, refusals included).
+   */
+  undoing?: boolean;
+  /** These changes (taken earlier) are durable now: their rows need no undo any more. */
+  settle?(changes: TableChanges): void;
+  /**
+   * Puts back every row changed since the last durable write as it was then, forgetting the
+   * changes; returns how many rows moved.
+   */
+  rollBack?(): number;
   readonly size: number;
   takeChanges(): TableChanges;
   forgetChanges(): void;
@@ -27,10 +41,23 @@ export class Table<T extends { id: string }> implements PersistedTable {
   private readonly indexes: TableIndex<T>[] = [];
   /** Ids touched since the last `takeChanges()`: true = the row exists now, false = deleted. */
   private readonly dirty = new Map<string, boolean>();
+  /**
+   * Ids touched since the last durable write (taken or not), with the version durable then
+   * (undefined: no row). Rows are immutable, so this holds references, not copies.
+   */
+  private readonly undo = new Map<string, T | undefined>();
   /** Off in memory-only mode, so nothing accumulates that no backend will ever take. */
   tracking = false;
+  undoing = false;
 
-  constructor(readonly name: string) {}
+  /**
+   * `upgrade` reads a row that comes from outside the running process (a journal, a database, a
+   * snapshot) in the current shape, when a record type changed since such rows were written.
+   */
+  constructor(
+    readonly name: string,
+    private readonly upgrade?: (row: T) => T,
+  ) {}
 
   /** Registers an index and feeds it the rows already present; returns it for typed use. */
   index<I extends TableIndex<T>>(index: I): I {
@@ -54,7 +81,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
   insert(row: T): T {
     if (this.rows.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
     this.rows.set(row.id, row);
-    if (this.tracking) this.dirty.set(row.id, true);
+    if (this.tracking) this.touch(row.id, undefined, true);
     for (const index of this.indexes) index.add(row);
     return row;
   }
@@ -64,7 +91,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
     const old = this.rows.get(row.id);
     if (!old) throw new Error(`${this.name}: no row ${row.id} to replace`);
     this.rows.set(row.id, row);
-    if (this.tracking) this.dirty.set(row.id, true);
+    if (this.tracking) this.touch(row.id, old, true);
     for (const index of this.indexes) {
       if (index.replace) index.replace(old, row);
       else {
@@ -87,7 +114,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
     if (!old) return undefined;
     for (const index of this.indexes) index.remove(old);
     this.rows.delete(id);
-    if (this.tracking) this.dirty.set(id, false);
+    if (this.tracking) this.touch(id, old, false);
     return old;
   }
 
@@ -114,6 +141,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
       for (const index of this.indexes) index.remove(row);
       this.rows.delete(row.id);
       this.dirty.delete(row.id);
+      this.undo.delete(row.id);
       evicted++;
     }
     return evicted;
@@ -125,7 +153,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
   }
 
   clear(): void {
-    if (this.tracking) for (const id of this.rows.keys()) this.dirty.set(id, false);
+    if (this.tracking) for (const [id, row] of this.rows) this.touch(id, row, false);
     this.rows.clear();
     for (const index of this.indexes) index.clear();
   }
@@ -149,13 +177,41 @@ export class Table<T extends { id: string }> implements PersistedTable {
   /** Forgets pending changes (after a restore: what was loaded is already durable). */
   forgetChanges(): void {
     this.dirty.clear();
+    this.undo.clear();
+  }
+
+  settle(changes: TableChanges): void {
+    if (this.undo.size === 0) return;
+    for (const row of changes.upserts) this.settleRow(row.id, row as T);
+    for (const id of changes.deletes) this.settleRow(id, undefined);
+  }
+
+  rollBack(): number {
+    const moved = this.undo.size;
+    const tracking = this.tracking;
+    this.tracking = false;
+    try {
+      for (const [id, before] of this.undo) {
+        const now = this.rows.get(id);
+        if (before === undefined) {
+          if (now) this.delete(id);
+        } else if (!now) this.insert(before);
+        else if (now !== before) this.replace(before);
+      }
+    } finally {
+      this.tracking = tracking;
+    }
+    this.undo.clear();
+    this.dirty.clear();
+    return moved;
   }
 
   /** Applies a change set's rows for this table, as a replay (inserts or replaces, deletes). */
   apply(changes: { upserts: readonly T[]; deletes: readonly string[] }): void {
     this.deleteAll(changes.deletes);
     const added: T[] = [];
-    for (const row of changes.upserts) {
+    const upserts = this.upgrade ? changes.upserts.map(this.upgrade) : changes.upserts;
+    for (const row of upserts) {
       if (this.rows.has(row.id)) this.replace(row);
       else added.push(row);
     }
@@ -174,7 +230,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
       if (!old) continue;
       removed.push(old);
       this.rows.delete(id);
-      if (this.tracking) this.dirty.set(id, false);
+      if (this.tracking) this.touch(id, old, false);
     }
     for (const index of this.indexes) {
       if (index.removeAll) index.removeAll(removed);
@@ -187,7 +243,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
     for (const row of rows) {
       if (this.rows.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
       this.rows.set(row.id, row);
-      if (this.tracking) this.dirty.set(row.id, true);
+      if (this.tracking) this.touch(row.id, undefined, true);
     }
     for (const index of this.indexes) {
       if (index.addAll) index.addAll(rows);
@@ -201,7 +257,20 @@ export class Table<T extends { id: string }> implements PersistedTable {
 
   load(rows: readonly T[]): void {
     this.clear();
-    this.insertAll(rows);
-    this.dirty.clear();
+    this.insertAll(this.upgrade ? rows.map(this.upgrade) : rows);
+    this.forgetChanges();
+  }
+
+  /** Records a change of a row; `old` is its version before this change (undefined: none). */
+  private touch(id: string, old: T | undefined, exists: boolean): void {
+    this.dirty.set(id, exists);
+    if (this.undoing && !this.undo.has(id)) this.undo.set(id, old);
+  }
+
+  /** `durable` (undefined: no row) was just written for this id. */
+  private settleRow(id: string, durable: T | undefined): void {
+    // Changed again since it was taken: undoing that later change goes back to what was written.
+    if (this.dirty.has(id)) this.undo.set(id, durable);
+    else this.undo.delete(id);
   }
 }

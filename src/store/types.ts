@@ -14,6 +14,13 @@ export interface StoreMeta {
   random_counters?: Record<string, number>;
 }
 
+/** Everything the store persists, as written to `--data FILE`. */
+export interface Snapshot {
+  version: 1;
+  meta: StoreMeta;
+  tables: Record<string, unknown[]>;
+}
+
 /** The rows one table gained, changed or lost since the last flush (latest version of each). */
 export interface TableChanges {
   upserts: { id: string }[];
@@ -31,4 +38,13 @@ export interface TableIndex<T> {
   /** Optional fast path for removing many rows at once (snapshot restores; defaults to `remove` each). */
   removeAll?(rows: readonly T[]): void;
   clear(): void;
+}
+
+/** A copy that shares nothing mutable (the random counters change on every seeded draw). */
+export function copyMeta(meta: StoreMeta): StoreMeta {
+  return { ...meta, ...(meta.random_counters && { random_counters: { ...meta.random_counters } }) };
+}
+
+export function bySeq(a: { seq: number }, b: { seq: number }): number {
+  return a.seq - b.seq;
 }

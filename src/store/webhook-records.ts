@@ -13,13 +13,22 @@ export interface WebhookEndpointRecord {
   description: string;
   status: WebhookEndpointStatus;
   secret: string;
-  /** The secret before the last rotation, still signing until `previous_secret_expires_at`. */
-  previous_secret: string | null;
-  previous_secret_expires_at: string | null;
+  /**
+   * Secrets replaced by rotations that still sign beside `secret`, each until the expiry its
+   * rotation announced (`previous_secret_expires_at`), newest first; at most MAX_PREVIOUS_SECRETS.
+   * Expired ones may linger until the next rotation; signing skips them.
+   */
+  previous_secrets: PreviousSecretRecord[];
   /** Deliberate misbehaviour of deliveries to this endpoint (absent or null: none). */
   chaos?: ChaosSettings | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A secret replaced by a rotation, still signing until `expires_at` (partner clock). */
+export interface PreviousSecretRecord {
+  secret: string;
+  expires_at: string;
 }
 
 /** Webhook chaos of one endpoint: how often and how its deliveries misbehave, on purpose. */
@@ -88,4 +97,29 @@ export interface DeliveryRecord {
   job_id: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * Most previous secrets an endpoint keeps signing at once (each until its own expiry): a delivery
+ * carries at most 11 signatures (~50 bytes each), and an endpoint row at most 11 secrets.
+ */
+export const MAX_PREVIOUS_SECRETS = 10;
+
+/**
+ * An endpoint row as any version wrote it: rows written before several previous secrets were kept
+ * (journal files, PostgreSQL rows, exported snapshots) hold at most one, in `previous_secret` and
+ * `previous_secret_expires_at`. The store reads every row it loads through this (see Table's
+ * `upgrade`), so the rest of the sandbox sees only `previous_secrets`.
+ */
+export function upgradeEndpointRow(row: WebhookEndpointRecord): WebhookEndpointRecord {
+  if (Array.isArray(row.previous_secrets) && !('previous_secret' in row)) return row;
+  const {
+    previous_secret: secret,
+    previous_secret_expires_at: expiresAt,
+    ...rest
+  } = row as WebhookEndpointRecord & { previous_secret?: unknown; previous_secret_expires_at?: unknown };
+  const kept = Array.isArray(row.previous_secrets) ? row.previous_secrets : [];
+  const legacy =
+    typeof secret === 'string' && typeof expiresAt === 'string' ? [{ secret, expires_at: expiresAt }] : [];
+  return { ...rest, previous_secrets: [...kept, ...legacy] };
 }

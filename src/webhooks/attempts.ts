@@ -20,7 +20,7 @@ export interface PreparedAttempt {
   /** `webhook-id`: the event id, the same on every attempt and redelivery. */
   msgId: string;
   payload: string;
-  /** Signing secrets (current first; the previous too during its grace period). */
+  /** Signing secrets (current first, then each previous one still within its grace period). */
   secrets: string[];
   /** Chaos `duplicate_rate` chose this attempt: when it succeeds, the event is sent again. */
   duplicate?: boolean;

@@ -1,6 +1,7 @@
 import { fixedClock } from '../engine/clock.js';
 import type { Engine } from '../engine/engine.js';
-import type { Persistence } from '../store/persistence.js';
+import { type Persistence, WriteFailedError } from '../store/persistence.js';
+import { StorageUnavailableError } from '../store/storage-health.js';
 import type { Store } from '../store/store.js';
 import {
   beginAttempt,
@@ -24,6 +25,11 @@ export interface WebhookDelivery {
   close(): Promise<void>;
   /** Re-schedules a partner's attempts that were in flight when its rows were written (takeover). */
   resumePartner(partnerId: string): void;
+  /**
+   * The store can write again after a rollback: attempts whose `queued` or `sending` mark came
+   * back without an attempt in memory are scheduled again (every partner).
+   */
+  resumeAfterRollback(): void;
   /**
    * Forgets the partner's attempts waiting for a slot or in flight (a snapshot restore replaces
    * their world): the waiting ones are never sent, the outcome of those on the wire is never
@@ -89,19 +95,42 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
       sending.delete(attempt);
       if (abandoned.has(attempt)) return;
       recordAttemptOutcome(engine.context(attempt.partnerId, fixedClock(attempt.dueAtMs)), attempt, result);
-      persistence
-        .flush()
-        .catch((error: unknown) => onError('persisting a webhook delivery outcome failed', error));
+      persistence.flush().catch((error: unknown) => {
+        // Rolled back: the delivery is sent again once the store can write (resumeAfterRollback).
+        if (!(error instanceof StorageUnavailableError))
+          onError('persisting a webhook delivery outcome failed', error);
+      });
     },
   });
 
+  // Attempts waiting for the flush that makes them (and the event behind them) durable.
+  const unflushed = new Set<Promise<void>>();
   engine.handle(ATTEMPT_JOB, (ctx, payload) => {
     const attempt = beginAttempt(ctx, String(payload.delivery_id));
-    if (attempt) {
-      outstanding.add(attempt);
-      dispatcher.dispatch(attempt);
-    }
+    if (!attempt) return;
+    outstanding.add(attempt);
+    // Sent only once durable: an event whose write fails is rolled back and never reaches anyone.
+    const waiting: Promise<void> = persistence
+      .flush()
+      .then(
+        () => sendIfKept(attempt),
+        (error: unknown) => {
+          if (error instanceof WriteFailedError && !error.partnerIds.includes(attempt.partnerId)) {
+            sendIfKept(attempt); // another partner's rows were refused; this one's were written
+            return;
+          }
+          outstanding.delete(attempt);
+          if (!(error instanceof StorageUnavailableError))
+            onError('persisting a webhook attempt failed', error);
+        },
+      )
+      .finally(() => unflushed.delete(waiting));
+    unflushed.add(waiting);
   });
+  // An attempt a restore abandoned meanwhile is not sent.
+  const sendIfKept = (attempt: PreparedAttempt): void => {
+    if (outstanding.has(attempt)) dispatcher.dispatch(attempt);
+  };
 
   const abandonPartner = (partnerId: string): AbandonedAttempt[] => {
     const out: AbandonedAttempt[] = [];
@@ -128,6 +157,17 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   };
   for (const partner of store.partners.values()) resumePartner(partner.id);
 
+  const resumeAfterRollback = (): void => {
+    const inMemory = new Set([...outstanding].map((attempt) => attempt.deliveryId));
+    for (const partner of store.partners.values()) {
+      for (const status of ['queued', 'sending']) {
+        for (const row of [...store.deliveryIdx.byStatus.rows(`${partner.id}|${status}`)]) {
+          if (!inMemory.has(row.id)) resumeInterruptedDelivery(engine.context(partner.id), row.id);
+        }
+      }
+    }
+  };
+
   /** Whether some partner has a job due now that its timer is about to run. */
   const dueJobWaiting = (): boolean => {
     for (const partner of store.partners.values()) {
@@ -141,12 +181,13 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     async idle(timeoutMs = 10_000) {
       const deadline = performance.now() + timeoutMs;
       for (;;) {
-        if (dispatcher.pending > 0) {
+        if (unflushed.size > 0 || dispatcher.pending > 0) {
           let timer: NodeJS.Timeout | undefined;
           const timeout = new Promise<void>((resolve) => {
             timer = setTimeout(resolve, Math.max(1, deadline - performance.now()));
           });
-          await Promise.race([dispatcher.settled(), timeout]);
+          const settled = unflushed.size > 0 ? Promise.race(unflushed) : dispatcher.settled();
+          await Promise.race([settled, timeout]);
           clearTimeout(timer);
         } else if (dueJobWaiting()) {
           await delay(1);
@@ -162,6 +203,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
       await undici?.close();
     },
     resumePartner,
+    resumeAfterRollback,
     abandonPartner,
   };
 }

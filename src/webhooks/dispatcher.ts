@@ -109,6 +109,36 @@ export class WebhookDispatcher {
   }
 
   private async run(attempt: PreparedAttempt): Promise<void> {
+    let result: AttemptResult;
+    try {
+      result = await this.send(attempt);
+    } catch (error) {
+      // Signing or building the request failed (a secret that cannot be read): a failed attempt,
+      // retried on the schedule, never an exception nobody catches.
+      result = {
+        statusCode: null,
+        durationMs: 0,
+        responseBody: null,
+        error: `the sandbox could not send this attempt: ${describeError(error)}`,
+        retryAfterSeconds: null,
+      };
+      this.options.onError(
+        `webhook attempt ${attempt.attemptNumber} of ${attempt.deliveryId} not sent`,
+        error,
+      );
+    }
+    try {
+      this.options.record(attempt, result);
+    } catch (error) {
+      this.options.onError(
+        `recording webhook attempt ${attempt.attemptNumber} of ${attempt.deliveryId} failed`,
+        error,
+      );
+    }
+  }
+
+  /** Signs and sends one attempt; what the receiver did (or did not) answer. */
+  private async send(attempt: PreparedAttempt): Promise<AttemptResult> {
     const { timeoutMs } = this.options;
     const sentAt = new Date(this.options.realNow());
     const headers = {
@@ -121,7 +151,6 @@ export class WebhookDispatcher {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     const started = this.elapsed();
-    let result: AttemptResult;
     try {
       const answer = await this.options.send({
         url: attempt.url,
@@ -129,7 +158,7 @@ export class WebhookDispatcher {
         body: attempt.payload,
         signal: controller.signal,
       });
-      result = {
+      return {
         statusCode: answer.statusCode,
         durationMs: this.elapsed() - started,
         responseBody: answer.body,
@@ -137,7 +166,7 @@ export class WebhookDispatcher {
         retryAfterSeconds: parseRetryAfter(answer.retryAfter, this.options.realNow()),
       };
     } catch (error) {
-      result = {
+      return {
         statusCode: null,
         durationMs: this.elapsed() - started,
         responseBody: null,
@@ -148,14 +177,6 @@ export class WebhookDispatcher {
       };
     } finally {
       clearTimeout(timer);
-    }
-    try {
-      this.options.record(attempt, result);
-    } catch (error) {
-      this.options.onError(
-        `recording webhook attempt ${attempt.attemptNumber} of ${attempt.deliveryId} failed`,
-        error,
-      );
     }
   }
 }

@@ -2,6 +2,7 @@ import { ApiError, notFound } from '../domain/errors.js';
 import type { CoreContext } from '../engine/context.js';
 import { viewText } from '../lib/view-text.js';
 import type { WebhookEndpointRecord, WebhookEndpointStatus } from '../store/records.js';
+import { MAX_PREVIOUS_SECRETS } from '../store/webhook-records.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { checkEventPatterns } from './event-patterns.js';
 import { formatSecret, SECRET_BYTES } from './signing.js';
@@ -74,8 +75,7 @@ export function createEndpoint(
     description: input.description ?? '',
     status: 'active',
     secret: formatSecret(ctx.randomBytes(SECRET_BYTES)),
-    previous_secret: null,
-    previous_secret_expires_at: null,
+    previous_secrets: [],
     created_at: now,
     updated_at: now,
   });
@@ -135,8 +135,10 @@ export function changeEndpointStatus(
 
 /**
  * Replaces the secret. The current one keeps signing, beside the new one, for `expireInSeconds`
- * of the partner clock; 0 drops it at once. Only one previous secret is kept: rotating again
- * during a grace period ends the older secret's grace immediately.
+ * of the partner clock; 0 drops it at once. Secrets replaced by earlier rotations keep the expiry
+ * their rotation announced (a second rotation during a grace period ends no earlier grace). At
+ * most MAX_PREVIOUS_SECRETS sign beside the current one: a rotation that would keep one more is
+ * refused (`too_many_previous_secrets`) rather than cutting a grace period short.
  */
 export function rotateSecret(
   ctx: CoreContext,
@@ -158,23 +160,34 @@ export function rotateSecret(
   const row = getEndpoint(ctx, id);
   const now = ctx.clock.nowMs();
   const expiresAt = new Date(now + expireInSeconds * 1000).toISOString();
+  const stillValid = row.previous_secrets.filter((p) => Date.parse(p.expires_at) > now);
+  if (expireInSeconds > 0 && stillValid.length >= MAX_PREVIOUS_SECRETS) {
+    const soonest = new Date(Math.min(...stillValid.map((p) => Date.parse(p.expires_at)))).toISOString();
+    throw new ApiError(
+      'too_many_previous_secrets',
+      `Webhook endpoint ${row.id} already has ${stillValid.length} previous secrets signing beside the current one, the most it keeps; each keeps the expiry its rotation announced. Rotate again after ${soonest}, when the soonest expires, or now with expire_current_in: 0 (the current secret then stops signing at once).`,
+      { param: 'expire_current_in' },
+    );
+  }
   const secret = formatSecret(ctx.randomBytes(SECRET_BYTES));
+  const replaced = expireInSeconds > 0 ? [{ secret: row.secret, expires_at: expiresAt }] : [];
   ctx.store.webhookEndpoints.replace({
     ...row,
     secret,
-    previous_secret: expireInSeconds > 0 ? row.secret : null,
-    previous_secret_expires_at: expireInSeconds > 0 ? expiresAt : null,
+    previous_secrets: [...replaced, ...stillValid],
     updated_at: ctx.clock.iso(),
   });
   return { id: row.id, secret, previous_secret_expires_at: expiresAt };
 }
 
-/** The secrets that sign an attempt due at `atMs`: the current one, plus the previous during its grace. */
+/**
+ * The secrets that sign an attempt due at `atMs`: the current one first, then each previous one
+ * whose announced expiry is still ahead, newest first.
+ */
 export function signingSecrets(row: WebhookEndpointRecord, atMs: number): string[] {
-  const graceEnds =
-    row.previous_secret_expires_at === null ? null : Date.parse(row.previous_secret_expires_at);
-  if (row.previous_secret !== null && graceEnds !== null && graceEnds > atMs) {
-    return [row.secret, row.previous_secret];
+  const secrets = [row.secret];
+  for (const previous of row.previous_secrets) {
+    if (Date.parse(previous.expires_at) > atMs) secrets.push(previous.secret);
   }
-  return [row.secret];
+  return secrets;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SIMULATIONS_KEPT, simulationsKept } from '../../src/domain/credit/simulations.js';
@@ -202,6 +203,33 @@ describe('simulations kept by their terms', () => {
       expect(res.status).toBe(201);
     }
     expect(simulationsKept()).toBe(SIMULATIONS_KEPT);
+  });
+});
+
+describe('docs/credit.md: how total_loan_amount reads', () => {
+  it('answers every value of the worked example, and the parts add up to total_loan_amount', async () => {
+    const doc = readFileSync(new URL('../../docs/credit.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('### How `total_loan_amount` reads'));
+    // `| \`field\` | value | … |` rows of the example's table.
+    const documented = Object.fromEntries(
+      [...section.matchAll(/^\| `(\w+)` \| ([\d.]+) \|/gm)].map((m) => [m[1], m[2]]),
+    ) as Record<string, string>;
+    expect(Object.keys(documented)).toHaveLength(8);
+
+    const sandbox = createTestSandbox(); // the partner clock reads 2026-03-02
+    const customer = await activeCustomer(sandbox, { cpf: '12345600110', cnpj: '11222333000181' });
+    const offer = (await offersOf(sandbox, customer.id))[0] as OfferBody;
+    expect(offer).toMatchObject({ interest_rate: 2.49, installments: 12 });
+    const simulation = await simulate(sandbox, offer.id, '10000.00', 12);
+    expect(simulation.first_due_date).toBe('2026-04-01');
+    for (const [field, value] of Object.entries(documented)) {
+      expect(String(simulation[field as keyof SimulationBody]), field).toBe(value);
+    }
+    const cents = (field: keyof SimulationBody) => Math.round(Number(simulation[field]) * 100);
+    expect(cents('amount') + cents('interest_amount') + cents('fees_amount') + cents('iof_amount')).toBe(
+      cents('total_loan_amount'),
+    );
+    expect(12 * cents('installments_value')).toBe(cents('total_loan_amount'));
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activeCustomer, offersOf, simulate } from '../support/credit.js';
 import { createCustomer } from '../support/customers.js';
+import { post, signIn } from '../support/dashboard-session.js';
 import { createTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 interface Rule {
@@ -316,6 +317,61 @@ describe('a lost answer (after_processing) and the idempotent retry recipe', () 
       [502, rule.id, false],
     ]);
     expect(log[1]?.fault?.action).toEqual({ status: 502, after_processing: true });
+  });
+});
+
+describe('rules on /auth/token end by themselves', () => {
+  it('refuses one with neither times nor expires_in, or lasting over 1h (422 fault_rule_unbounded)', async () => {
+    const sandbox = createTestSandbox();
+    const refused = async (body: Record<string, unknown>) => {
+      const res = await sandbox.json<Problem>('POST', '/v3/sandbox/faults', { body });
+      expect([res.status, res.body.code]).toEqual([422, 'fault_rule_unbounded']);
+      return res.body;
+    };
+    const token = { method: 'POST', path: '/auth/token' };
+    const forever = await refused({ match: token, action: { status: 503 } });
+    expect(forever.param).toBe('times');
+    expect(forever.detail).toMatch(
+      /never end.*deleting a rule needs a token.*times.*expires_in of at most 1h/,
+    );
+    // A probability alone does not end it either; the path named with /v3 or without a method too.
+    await refused({ match: token, action: { status: 503 }, probability: 0.5 });
+    await refused({ match: { path: '/v3/auth/token' }, action: { reset: true } });
+    const long = await refused({ match: token, action: { status: 503 }, times: 3, expires_in: '61m' });
+    expect(long.param).toBe('expires_in');
+    expect((await sandbox.json<{ data: unknown[] }>('GET', '/v3/sandbox/faults')).body.data).toEqual([]);
+
+    // Bounded ones are taken: a count, or at most an hour.
+    await addRule(sandbox, { match: token, action: { status: 503 }, times: 1 });
+    await addRule(sandbox, { match: token, action: { status: 503 }, probability: 0.5, expires_in: '1h' });
+    // Other paths keep the 30-day bound.
+    await addRule(sandbox, { match: { path: '/customers' }, action: { status: 503 }, expires_in: '30d' });
+  });
+
+  it('ends by itself, and the dashboard can delete it meanwhile without a token', async () => {
+    const sandbox = createTestSandbox();
+    await addRule(sandbox, {
+      match: { method: 'POST', path: '/auth/token' },
+      action: { status: 503 },
+      expires_in: '1h',
+    });
+    await expect(sandbox.token()).rejects.toThrow(/503/);
+    // The dashboard signs in with the client secret inside the sandbox, never through /auth/token.
+    const { cookie, csrf } = await signIn(sandbox);
+    expect((await post(sandbox, '/dashboard/faults/clear', cookie, { _csrf: csrf })).status).toBe(303);
+    expect(await sandbox.token()).toMatch(/\./);
+
+    // Left alone, the rule ends with its hour (a token got before it still moves the clock).
+    await addRule(sandbox, {
+      match: { method: 'POST', path: '/auth/token' },
+      action: { status: 503 },
+      expires_in: '1h',
+    });
+    await expect(sandbox.token()).rejects.toThrow(/503/);
+    expect((await sandbox.json('POST', '/v3/sandbox/clock/advance', { body: { by: '1h' } })).status).toBe(
+      200,
+    );
+    expect(await sandbox.token()).toMatch(/\./);
   });
 });
 

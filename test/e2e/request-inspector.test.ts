@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { randomIds } from '../../src/lib/ids.js';
+import { memoryPersistence } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
 import { CPF } from '../support/customers.js';
 import { openJournal } from '../support/journal.js';
@@ -274,7 +275,13 @@ describe('the request log', () => {
     let flushes = 0;
     const sandbox = createTestSandbox(
       {},
-      { persistence: { flush: async () => void flushes++, close: async () => {} } },
+      {
+        persistence: {
+          flush: async () => void flushes++,
+          close: async () => {},
+          health: memoryPersistence.health,
+        },
+      },
     );
     const token = await sandbox.token();
     vi.useFakeTimers({ toFake: ['setTimeout'] });

@@ -42,6 +42,16 @@ function rawClient(port: number, data: string): Promise<Outcome> {
   });
 }
 
+/** A raw answer that is a problem document with this status and code, closing the connection. */
+function expectProblem(received: string, status: number, code: string): void {
+  expect(received.slice(0, received.indexOf('\r\n'))).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+  const head = received.slice(0, received.indexOf('\r\n\r\n')).toLowerCase();
+  expect(head).toContain('content-type: application/problem+json');
+  expect(head).toContain('connection: close');
+  const body = JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+  expect(body).toMatchObject({ status, code, type: expect.stringContaining(`/problems/${code}`) });
+}
+
 async function accessToken(url: string): Promise<string> {
   const basic = Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64');
   const res = await fetch(`${url}/v3/auth/token`, {
@@ -75,7 +85,8 @@ describe('slow clients are cut off (real sockets on 127.0.0.1)', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const outcome = await slow;
-    expect(outcome.received).toMatch(/^HTTP\/1\.1 408/);
+    // The spec's table has no 408: its 400, as a problem document.
+    expectProblem(outcome.received, 400, 'request_timeout');
     // Node checks its connections every quarter of the shortest limit (here 100 ms).
     expect(outcome.closedAfterMs).toBeGreaterThanOrEqual(700);
     expect(outcome.closedAfterMs).toBeLessThan(800 + 600);
@@ -86,9 +97,47 @@ describe('slow clients are cut off (real sockets on 127.0.0.1)', () => {
   it('cuts off unfinished headers within the headers timeout', async () => {
     const { port } = await start({ headersTimeoutMs: 300, requestTimeoutMs: 5_000 });
     const outcome = await rawClient(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a');
-    expect(outcome.received).toMatch(/^HTTP\/1\.1 408/);
+    expectProblem(outcome.received, 400, 'request_timeout');
     expect(outcome.closedAfterMs).toBeGreaterThanOrEqual(250);
     expect(outcome.closedAfterMs).toBeLessThan(300 + 600);
+  });
+
+  it("answers a body that never finishes with a status of its endpoint's table, on every endpoint", async () => {
+    const { port, url } = await start({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    const token = await accessToken(url);
+    const customer = await fetch(`${url}/v3/customers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ cpf: '52998224725' }),
+    });
+    const { id } = (await customer.json()) as { id: string };
+    const slowly = (method: string, path: string) =>
+      rawClient(
+        port,
+        `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+      );
+    const [simulation, biometrics, endpoint] = await Promise.all([
+      slowly('POST', '/v3/credit-offers/co_x/simulations'),
+      // Biometrics: its row has no 400, so the table's 422.
+      slowly('POST', `/v3/customers/${id}/biometrics`),
+      // Outside the table: 400 too (HTTP's 408 is no status of this API).
+      slowly('POST', '/v3/webhooks/endpoints'),
+    ]);
+    expectProblem(simulation.received, 400, 'request_timeout');
+    expectProblem(biometrics.received, 422, 'request_timeout');
+    expectProblem(endpoint.received, 400, 'request_timeout');
+    // The server is answering as before.
+    expect(await timedGet(url)).toBeLessThan(1_000);
+  });
+
+  it("keeps Node's own answers to requests it cannot parse", async () => {
+    const { port } = await start({});
+    expect((await rawClient(port, 'NOT HTTP\r\n\r\n')).received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    const huge = await rawClient(
+      port,
+      `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(huge.received).toMatch(/^HTTP\/1\.1 431 /);
   });
 
   it('does not cut off an idle keep-alive connection between two requests', async () => {

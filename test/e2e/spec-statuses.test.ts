@@ -60,3 +60,36 @@ describe("the spec's status table: no 413 or 415 on its endpoints", () => {
     expect(text.body).toMatchObject({ code: 'unsupported_media_type' });
   });
 });
+
+describe("the spec's status table: refusals answer a status of the endpoint's row", () => {
+  it('answers 404 resource_not_found for an id holding NUL on GET /customers/{id} and GET /credit-offers/{id}', async () => {
+    const sandbox = createTestSandbox();
+    for (const path of ['/v3/customers/cust_%00', '/v3/credit-offers/co%00x', '/v3/loans/%00']) {
+      const res = await sandbox.json('GET', path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      expect(res.body, path).toMatchObject({ status: 404, code: 'resource_not_found', param: 'path' });
+    }
+  });
+
+  it('answers 422 on POST /customers/{id}/biometrics (no 400 in its row) for a bad Idempotency-Key or charset', async () => {
+    const sandbox = createTestSandbox();
+    const customer = await createCustomer(sandbox);
+    const path = `/v3/customers/${customer.id}/biometrics`;
+    const key = await sandbox.json('POST', path, { headers: { 'Idempotency-Key': 'k'.repeat(256) } });
+    expect(key.status).toBe(422);
+    expect(key.body).toMatchObject({ status: 422, code: 'validation_failed', param: 'Idempotency-Key' });
+    const charset = await sandbox.json('POST', path, {
+      body: '{}',
+      headers: { 'content-type': 'application/json; charset=latin1' },
+    });
+    expect(charset.status).toBe(422);
+    expect(charset.body).toMatchObject({ status: 422, code: 'unsupported_charset' });
+    // The same refusals stay 400 where the row has 400.
+    const onCustomers = await sandbox.json('POST', '/v3/customers', {
+      body: '{}',
+      headers: { 'content-type': 'application/json; charset=latin1' },
+    });
+    expect(onCustomers.status).toBe(400);
+  });
+});

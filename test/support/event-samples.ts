@@ -89,11 +89,34 @@ export function sampleEventData(type: EventType): JsonObject {
       };
     case 'loan.error':
       return {
-        ...LOAN,
+        ...loanAt('disbursing'),
         status: 'error',
         error: { code: 'disbursement_failed', message: 'The pix transfer was refused.' },
       };
     default:
-      return { ...LOAN, status: type === 'loan.created' ? 'processing' : type.slice('loan.'.length) };
+      return loanAt(type === 'loan.created' ? 'processing' : type.slice('loan.'.length));
   }
+}
+
+const SIGNING_URL = `http://sandbox.test/sign/ln_${hex}/tok_${hex}`;
+
+/** The loan as its view reads in a status: fields appear as the lifecycle fills them in. */
+function loanAt(status: string): JsonObject {
+  const before = ['processing', 'contract_generated', 'awaiting_signatures', 'signed', 'disbursing'];
+  const reached = (step: string) =>
+    before.indexOf(status) === -1 || before.indexOf(status) >= before.indexOf(step);
+  return {
+    ...LOAN,
+    status,
+    net_amount: reached('disbursing') && status !== 'disbursing' ? '4920.00' : null,
+    ccb_number: reached('contract_generated') ? 'CCB-20260302-0000000001' : null,
+    signing_url: status === 'contract_generated' || status === 'awaiting_signatures' ? SIGNING_URL : null,
+    disbursement: reached('disbursing')
+      ? {
+          method: 'pix',
+          end_to_end_id: 'E9999999920260302120000AbCdEfGhIjK',
+          disbursed_at: status === 'disbursing' ? null : at,
+        }
+      : null,
+  };
 }

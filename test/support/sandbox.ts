@@ -6,7 +6,7 @@ import {
   DEFAULT_CLIENT_SECRET,
   ensureDefaultPartner,
 } from '../../src/domain/default-partner.js';
-import { type AppConfig, type AppDeps, DEFAULT_CONFIG } from '../../src/http/deps.js';
+import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from '../../src/http/deps.js';
 import type { AppEnv } from '../../src/http/env.js';
 import { redactJsonText } from '../../src/inspector/redact.js';
 import { sequentialIds } from '../../src/lib/ids.js';
@@ -48,6 +48,8 @@ export function createTestSandbox(
     webhookSender?: WebhookSender;
     /** Chaos randomness per partner (defaults to the composition root's). */
     random?: RandomSource;
+    /** Where the sandbox logs (default: errors printed, info dropped). */
+    log?: Logger;
   } = {},
 ): TestSandbox {
   const realTime = new FakeRealTime();
@@ -66,7 +68,7 @@ export function createTestSandbox(
       publicUrl: 'http://sandbox.test',
       ...config,
     },
-    log: { info: () => {}, error: (message, error) => console.error(message, error) },
+    log: options.log ?? { info: () => {}, error: (message, error) => console.error(message, error) },
     ...(options.webhookSender ? { webhookSender: validatingSender(options.webhookSender) } : {}),
     // Varied random choices (chaos) although randomBytes above is constant: a fixed seed.
     random: options.random ?? seededRandom(20261123),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
 import type { EventType } from '../../src/engine/event-types.js';
 import type { AppConfig } from '../../src/http/deps.js';
+import type { Persistence } from '../../src/store/persistence.js';
 import type { EventRecord, JsonObject } from '../../src/store/records.js';
 import type { Store } from '../../src/store/store.js';
 import { sampleEventData } from './event-samples.js';
@@ -12,8 +13,12 @@ import { createTestSandbox, type TestSandbox } from './sandbox.js';
  * "real time" pinned to the actual time, so receivers' 5-minute timestamp tolerance passes.
  * The partner clock stays frozen and moves only by advance.
  */
-export function webhookSandbox(config: Partial<AppConfig> = {}, store?: Store): TestSandbox {
-  const sandbox = createTestSandbox(config, { randomBytes: (size) => randomBytes(size), store });
+export function webhookSandbox(
+  config: Partial<AppConfig> = {},
+  store?: Store,
+  persistence?: Persistence,
+): TestSandbox {
+  const sandbox = createTestSandbox(config, { randomBytes: (size) => randomBytes(size), store, persistence });
   sandbox.realTime.ms = Date.now();
   return sandbox;
 }

@@ -120,7 +120,8 @@ async function main(): Promise<void> {
   );
   const offer: Offer | undefined = offers.data[0];
   if (!offer) throw new Error('no available offer');
-  const count = offer.installments ?? offer.min_installments ?? 12;
+  // CreditOffer is oneOf: a fixed `installments`, or a `min_installments`..`max_installments` range.
+  const count = 'installments' in offer ? offer.installments : offer.min_installments;
   const simulation = must(
     'createSimulation',
     await api.POST('/credit-offers/{credit_offer_id}/simulations', {

@@ -1,4 +1,5 @@
 import { IDEMPOTENT_POSTS } from '../../http/pipeline/idempotency-step.js';
+import { SPEC_STATUS_TABLE } from '../../http/spec-status-table.js';
 
 type Json = Record<string, unknown>;
 
@@ -6,15 +7,7 @@ type Json = Record<string, unknown>;
  * The operations of the spec's "Status codes by endpoint" table: they answer exactly the statuses
  * the table lists (and their success), so nothing is added to them here.
  */
-const SPEC_TABLE = new Set([
-  'post /customers',
-  'get /customers/{customer_id}',
-  'post /customers/{customer_id}/documents',
-  'post /customers/{customer_id}/biometrics',
-  'get /credit-offers',
-  'get /credit-offers/{credit_offer_id}',
-  'post /credit-offers/{credit_offer_id}/simulations',
-]);
+const SPEC_TABLE = new Set(SPEC_STATUS_TABLE.map((row) => `${row.method.toLowerCase()} ${row.path}`));
 
 /** `/customers/:customer_id/documents` → `/customers/{customer_id}/documents`. */
 const IDEMPOTENT = new Set([...IDEMPOTENT_POSTS].map((path) => `post ${path}`));
@@ -77,23 +70,28 @@ const problem = (description: string) => ({
 
 /**
  * Declares what the HTTP layer adds to an operation beyond its route: statuses the middleware
- * answers (400 for a body or Idempotency-Key refused before validation, 413/415 for a body the
- * operation cannot read, 422 for a key reused on another operation, 503 in shared mode) and the
- * headers every answer carries. Operations of the spec's status table keep exactly its statuses.
+ * answers (400 for a query, body or Idempotency-Key refused before validation, 413/415 for a body
+ * the operation cannot read, 422 for a key reused on another operation, 503 when the store cannot
+ * write or, in shared mode, the owner is unreachable) and the headers every answer carries.
+ * Operations of the spec's status table keep exactly its statuses (`storage_unavailable` is their 500).
  */
 export function declareServerBehaviour(operation: Json, method: string, path: string): void {
   const key = `${method} ${path}`;
   const responses = (operation.responses ?? {}) as Record<string, Json>;
   const write = method !== 'get';
   if (!SPEC_TABLE.has(key)) {
-    if (write) {
-      responses['400'] ??= problem('Malformed request (see errors[])');
-      responses['413'] ??= problem('Request body over 16 MiB');
-    }
+    // Any operation: a NUL in the query is refused (400) before the operation runs.
+    responses['400'] ??= problem('Malformed request (see errors[])');
+    if (write) responses['413'] ??= problem('Request body over 16 MiB');
     if (operation.requestBody) responses['415'] ??= problem('Content-Type not accepted by this operation');
     if (IDEMPOTENT.has(key)) responses['422'] ??= problem('Idempotency-Key first used on another operation');
     responses['503'] ??= problem(
-      'Shared mode: the instance owning this partner is unreachable (see Retry-After)',
+      'The store cannot save changes right now (`storage_unavailable`: disk full or failing, PostgreSQL unreachable; nothing was applied), or, in shared mode, the instance owning this partner is unreachable (`instance_unavailable`). Retry after Retry-After seconds.',
+    );
+  } else if (responses['500']) {
+    // The table's only server error: `storage_unavailable` is answered with it here.
+    responses['500'] = problem(
+      'Unexpected error, or the store cannot save changes right now (`storage_unavailable`, with Retry-After: disk full or failing, PostgreSQL unreachable; nothing was applied)',
     );
   }
   for (const [status, response] of Object.entries(responses)) {
@@ -104,7 +102,9 @@ export function declareServerBehaviour(operation: Json, method: string, path: st
       headers['RateLimit-Remaining'] ??= ref('RateLimitRemaining');
       headers['RateLimit-Reset'] ??= ref('RateLimitReset');
     }
-    if (status === '429' || status === '503') headers['Retry-After'] ??= ref('RetryAfter');
+    if (status === '429' || status === '503' || (status === '500' && SPEC_TABLE.has(key))) {
+      headers['Retry-After'] ??= ref('RetryAfter');
+    }
     if (IDEMPOTENT.has(key) && !['401', '429'].includes(status) && !status.startsWith('5')) {
       headers['Idempotent-Replayed'] ??= ref('IdempotentReplayed');
     }

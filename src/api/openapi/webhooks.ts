@@ -1,15 +1,5 @@
-import { ALL_EVENT_TYPES, type EventType } from '../../engine/event-types.js';
-
-/** The component schema each event type's `data` follows. */
-function dataSchemaOf(type: EventType): string {
-  if (type === 'loan.payment_received') return 'LoanPaymentReceivedData';
-  if (type === 'loan.cancelled') return 'LoanCancelledData';
-  if (type.startsWith('loan.')) return 'Loan';
-  if (type.startsWith('credit_offer.')) return 'CreditOffer';
-  if (type === 'customer.created') return 'CustomerCreatedData';
-  if (type === 'customer.kyc_updated') return 'CustomerKycUpdatedData';
-  return 'CustomerStatusData';
-}
+import { ALL_EVENT_TYPES } from '../../engine/event-types.js';
+import { eventDataSchema } from './event-data.js';
 
 const SIGNATURE_HEADERS = {
   'webhook-id': {
@@ -62,7 +52,7 @@ export function webhooksSection(): Record<string, unknown> {
                 properties: {
                   type: { type: 'string', const: type, example: type },
                   timestamp: { type: 'string', format: 'date-time', example: '2026-03-02T12:00:00.000Z' },
-                  data: { $ref: `#/components/schemas/${dataSchemaOf(type)}` },
+                  data: eventDataSchema(type),
                 },
               },
             },

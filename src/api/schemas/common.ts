@@ -45,13 +45,27 @@ export function problemResponses<S extends number>(...statuses: S[]) {
 /** Errors every authenticated endpoint can answer. */
 export const COMMON_ERRORS = [401, 429, 500] as const;
 
+const DECIMAL_DIGITS = /^[0-9]{1,15}$/;
+
+/**
+ * An integer query parameter, as the spec types them: written in decimal digits (a leading zero is
+ * still ten for `010`). `1e1`, `10.0`, `+5`, ` 5` and `0x10` are not integers as written and
+ * answer 400; the document shows `type: integer`.
+ */
+export function queryInteger(min: number, max: number) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && DECIMAL_DIGITS.test(value) ? Number(value) : value),
+    z
+      .number({ error: `must be an integer from ${min} to ${max}, in decimal digits` })
+      .int()
+      .min(min)
+      .max(max),
+  );
+}
+
 /** `limit` and `starting_after`, as every list endpoint accepts them. */
 export const PageQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
+  limit: queryInteger(1, 100)
     .default(25)
     .openapi({ param: { name: 'limit', in: 'query' }, description: 'Page size, 1..100', example: 25 }),
   starting_after: z

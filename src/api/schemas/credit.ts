@@ -44,31 +44,47 @@ export const IsoDateString = z
 
 export const OfferStatus = z.enum(['available', 'accepted', 'expired']);
 
+const CreditOfferFields = {
+  id: z.string().openapi({ example: 'co_3f2a0c1d9b8e4f6a7c5d2e1b0a9f8e7d' }),
+  customer_id: z.string(),
+  status: OfferStatus,
+  approved_amount: Money.openapi({ example: '10000.00' }),
+  min_amount: Money.openapi({ example: '500.00' }),
+  interest_rate: z.number().openapi({ description: 'Monthly interest rate, percent', example: 2 }),
+  due_date_rule: z.enum(DUE_DATE_RULES).nullable().openapi({
+    description:
+      "`null`: first installment due 30 days after the simulation; `same_day_next_month`: on the same day of the next month (clamped to its last day). Later installments fall monthly on the first due date's day.",
+  }),
+  valid_until: DateTime,
+  created_at: DateTime,
+  updated_at: DateTime,
+};
+
+/**
+ * The spec's CreditOffer: `installments`, or — when the product supports a range — `min_installments`
+ * and `max_installments` in its place. Exactly one of the two shapes (`oneOf`: an offer with both,
+ * or with neither, is not one).
+ */
 export const CreditOfferSchema = z
-  .object({
-    id: z.string().openapi({ example: 'co_3f2a0c1d9b8e4f6a7c5d2e1b0a9f8e7d' }),
-    customer_id: z.string(),
-    status: OfferStatus,
-    approved_amount: Money.openapi({ example: '10000.00' }),
-    min_amount: Money.openapi({ example: '500.00' }),
-    interest_rate: z.number().openapi({ description: 'Monthly interest rate, percent', example: 2 }),
-    installments: z.number().int().optional().openapi({
-      description: 'Fixed number of installments. Absent when the offer has a range (min/max) instead.',
-      example: 12,
-    }),
-    min_installments: z.number().int().optional().openapi({
-      description: 'Present (with max_installments) instead of `installments` when the offer allows a range',
-    }),
-    max_installments: z.number().int().optional(),
-    due_date_rule: z.enum(DUE_DATE_RULES).nullable().openapi({
-      description:
-        "`null`: first installment due 30 days after the simulation; `same_day_next_month`: on the same day of the next month (clamped to its last day). Later installments fall monthly on the first due date's day.",
-    }),
-    valid_until: DateTime,
-    created_at: DateTime,
-    updated_at: DateTime,
-  })
-  .openapi('CreditOffer');
+  .union([
+    z
+      .object({
+        ...CreditOfferFields,
+        installments: z.number().int().openapi({ description: 'Fixed number of installments', example: 12 }),
+      })
+      .openapi({ title: 'Credit offer with a fixed number of installments' }),
+    z
+      .object({
+        ...CreditOfferFields,
+        min_installments: z
+          .number()
+          .int()
+          .openapi({ description: 'Fewest installments allowed', example: 6 }),
+        max_installments: z.number().int().openapi({ description: 'Most installments allowed', example: 24 }),
+      })
+      .openapi({ title: 'Credit offer with a range of installments' }),
+  ])
+  .openapi('CreditOffer', {}, { unionPreferredType: 'oneOf' });
 
 export const CreditOfferIdParam = z.object({
   credit_offer_id: z.string().openapi({ param: { name: 'credit_offer_id', in: 'path' } }),

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { CUSTOMER_SORTS } from '../../store/customer-indexes.js';
 import { DateTime, OrderQuery, PageQuery } from './common.js';
 
-const CUSTOMER_STATUSES = ['pending_kyc', 'under_review', 'active'] as const;
+export const CUSTOMER_STATUSES = ['pending_kyc', 'under_review', 'active'] as const;
 const KYC_STATUSES = [
   'pending',
   'submitted',

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ALL_EVENT_PATTERNS } from '../../engine/event-types.js';
 import { DateTime } from './common.js';
-import { EmailOrEmpty, KycItemSchema, PhoneOrEmpty } from './customers.js';
+import { CUSTOMER_STATUSES, EmailOrEmpty, KycItemSchema, PhoneOrEmpty } from './customers.js';
 import { LoanSchema } from './loans.js';
 
 export const EventSchema = z
@@ -43,7 +43,7 @@ export const CustomerStatusData = z
 export const CustomerKycUpdatedData = z
   .object({
     id: z.string().openapi({ example: 'cust_3f2a0c1d9b8e4f6a7c5d2e1b0a9f8e7d' }),
-    status: z.string().openapi({ example: 'pending_kyc' }),
+    status: z.enum(CUSTOMER_STATUSES).openapi({ example: 'pending_kyc' }),
     external_id: z.string().nullable().openapi({ example: 'crm-000123' }),
     kyc: z.array(KycItemSchema),
   })

@@ -78,20 +78,18 @@ export const CreateFaultBody = z
   .object({
     match: Match,
     action: Action,
-    times: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_FAULT_TIMES)
-      .optional()
-      .openapi({ description: 'Act on the next n matching calls, then the rule is gone', example: 2 }),
+    times: z.number().int().min(1).max(MAX_FAULT_TIMES).optional().openapi({
+      description:
+        'Act on the next n matching calls, then the rule is gone. A rule on `/auth/token` needs `times` or `expires_in` (at most 1h).',
+      example: 2,
+    }),
     probability: z.number().gt(0).max(1).optional().openapi({
       description:
         "Act on each matching call with this chance, drawn from the partner's random stream (reproducible with `--seed`)",
       example: 0.25,
     }),
     expires_in: Duration.optional().openapi({
-      description: 'Stop acting after this long on the partner clock (up to 30d)',
+      description: 'Stop acting after this long on the partner clock (up to 30d; up to 1h on `/auth/token`)',
       example: '10m',
     }),
   })

@@ -26,7 +26,7 @@ const Status = z.enum(['active', 'disabled']);
 export const WebhookEndpointSchema = z
   .object({
     id: EndpointId,
-    url: z.string(),
+    url: z.string().url().openapi({ example: 'https://partner.example.com/webhooks/credit' }),
     events: z.array(z.string()),
     description: z.string(),
     status: Status,

@@ -98,9 +98,9 @@ const OffersTable = ({ offers, ctx }: { offers: CreditOffer[]; ctx: PageContext 
                 {offer.interest_rate}% a month
               </td>
               <td data-label="Installments" class="num">
-                {offer.installments !== undefined
+                {'installments' in offer
                   ? String(offer.installments)
-                  : `${String(offer.min_installments ?? '')}–${String(offer.max_installments ?? '')}`}
+                  : `${String(offer.min_installments)}–${String(offer.max_installments)}`}
               </td>
               <td data-label="Valid until">
                 <When iso={offer.valid_until} nowMs={ctx.nowMs} />

@@ -151,9 +151,16 @@ export function eventPages(app: Hono<DashboardEnv>, { deps, bus }: DashboardDeps
           }
           const now = deps.engine.clock(page.partnerId).nowMs();
           const redeliver = await hasActiveEndpoint(c.get('api'));
-          const html = await (
-            <EventRow event={event} nowMs={now} csrf={page.csrf} redeliver={redeliver} />
-          ).toString();
+          let html: string;
+          try {
+            html = await (
+              <EventRow event={event} nowMs={now} csrf={page.csrf} redeliver={redeliver} />
+            ).toString();
+          } catch (error) {
+            // One event that cannot be shown (a damaged row) is skipped; the stream goes on.
+            deps.log.error(`dashboard event ${event.id} could not be shown`, error);
+            continue;
+          }
           await stream.writeSSE({ event: 'event', id: event.id, data: html });
         }
       } finally {

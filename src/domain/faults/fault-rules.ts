@@ -13,6 +13,8 @@ export const MAX_FAULT_DELAY_MS = 60_000;
 export const MAX_FAULT_TIMEOUT_MS = 120_000;
 /** The longest `expires_in` (partner clock). */
 export const MAX_FAULT_EXPIRES_MS = 30 * 86_400_000;
+/** The longest `expires_in` of a rule on `/auth/token` (it must end by itself: see addFaultRule). */
+export const MAX_TOKEN_FAULT_EXPIRES_MS = 3_600_000;
 /** The most calls one rule may count down. */
 export const MAX_FAULT_TIMES = 10_000;
 /** The longest `retry_after` of a 429, in seconds. */
@@ -26,6 +28,8 @@ export interface RouteTemplate {
 
 /** Paths no rule may name: the sandbox's own controls, so a test can always clear its rules. */
 const CONTROL_PREFIX = '/sandbox/';
+/** The token endpoint: faulted only when a rule names it, and then only for a bounded while. */
+const TOKEN_PATH = '/auth/token';
 
 /** A rule as `POST /v3/sandbox/faults` takes it (shapes already checked by the API schema). */
 export interface FaultRuleInput {
@@ -89,6 +93,7 @@ export function addFaultRule(
     }
     expiresAtMs = clock.nowMs() + ms;
   }
+  if (path === TOKEN_PATH) checkTokenRule(input, expiresAtMs === null ? null : expiresAtMs - clock.nowMs());
   return store.faultRules.insert({
     id: ctx.ids('flt_'),
     seq: store.nextSeq(),
@@ -136,6 +141,30 @@ export function templateOf(text: string): string {
   path = path.replace(/\/:([A-Za-z0-9_]+)/g, '/{$1}');
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   return path;
+}
+
+/**
+ * A rule on the token endpoint acts on the call that gets a token, and deleting a rule needs one:
+ * it must end by itself (a count of calls, or an expiry of at most an hour), or it could lock the
+ * partner out of its sandbox for good.
+ */
+function checkTokenRule(input: FaultRuleInput, expiresInMs: number | null): void {
+  const why =
+    "a rule on /auth/token refuses this partner new tokens, and deleting a rule needs a token (the dashboard's Faults page does not)";
+  if (input.times === undefined && expiresInMs === null) {
+    throw new ApiError(
+      'fault_rule_unbounded',
+      `This rule would never end: ${why}. Give it times (the next n token requests) or expires_in of at most 1h.`,
+      { param: 'times' },
+    );
+  }
+  if (expiresInMs !== null && expiresInMs > MAX_TOKEN_FAULT_EXPIRES_MS) {
+    throw new ApiError(
+      'fault_rule_unbounded',
+      `expires_in "${input.expires_in}" is longer than the 1h a rule on /auth/token may last: ${why}. Give at most "1h", or times.`,
+      { param: 'expires_in' },
+    );
+  }
 }
 
 function checkRoute(

@@ -19,7 +19,7 @@ function app() {
   a.get('/*', (c) => c.json({ ok: true }));
   a.onError((error, c) =>
     error instanceof ApiError
-      ? c.json({ code: error.code, param: error.param, detail: error.message }, 400)
+      ? c.json({ code: error.code, param: error.param, detail: error.message }, error.status as 400)
       : c.text('boom', 500),
   );
   return a;
@@ -121,8 +121,10 @@ describe('charset, byte-order mark, NUL and depth', () => {
     expect(await form.json()).toMatchObject({ param: 'grant_type' });
   });
 
-  it('refuses NUL in the path or the query', async () => {
-    expect(await (await app().request('/v3/customers/%00')).json()).toMatchObject({ param: 'path' });
+  it('refuses NUL in the path (404: no id holds one) or the query (400)', async () => {
+    const path = await app().request('/v3/customers/%00');
+    expect(path.status).toBe(404);
+    expect(await path.json()).toMatchObject({ code: 'resource_not_found', param: 'path' });
     expect(await (await app().request('/x?limit=1&status=a%00')).json()).toMatchObject({ param: 'status' });
     expect((await app().request('/x?status=a')).status).toBe(200);
   });

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
 import { jsonDepth } from '../../lib/json-depth.js';
 import type { AppEnv } from '../env.js';
+import { impossibleId } from '../path-params.js';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
@@ -89,9 +90,10 @@ export function checkedText(kind: 'json' | 'form', bytes: Uint8Array): string {
 }
 
 /**
- * Refuses a NUL (`%00`) in the path or query of any /v3 request: 400 naming the query parameter,
- * or `path`. PostgreSQL cannot hold NUL in text, and no identifier or filter contains one. A
- * request without `%00` costs one substring search.
+ * Refuses a NUL (`%00`) in the path or query of any /v3 request. PostgreSQL cannot hold NUL in
+ * text, and no identifier or filter contains one: in the path it names nothing (404, the shared
+ * `impossibleId` rule), in the query it is a 400 naming the parameter. A request without `%00`
+ * costs one substring search.
  */
 export function wellFormedUrl(): MiddlewareHandler<AppEnv> {
   return (c, next) => {
@@ -104,7 +106,7 @@ export function wellFormedUrl(): MiddlewareHandler<AppEnv> {
 export function refuseNulInUrl(url: string): void {
   if (!url.includes('%00')) return;
   const parsed = new URL(url, 'http://localhost');
-  if (parsed.pathname.includes('%00')) throw refusal('path', 'contains a NUL character (%00)');
+  if (parsed.pathname.includes('%00')) throw impossibleId('path', 'holds a NUL character (%00)');
   for (const [key, value] of parsed.searchParams) {
     if (key.includes('\u0000') || value.includes('\u0000')) {
       throw refusal(key.includes('\u0000') ? 'query' : key, 'contains a NUL character (%00)');

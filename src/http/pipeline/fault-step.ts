@@ -79,7 +79,8 @@ export function faultStep(deps: AppDeps, options: { wait?: Wait } = {}) {
         await wait(plan.ms);
         return operate();
       case 'status':
-        if (!plan.afterProcessing) throw statusError(plan.status, plan.retryAfterSeconds);
+        // A rule's status is exactly the rule's, even where the spec's table has no such status.
+        if (!plan.afterProcessing) return ruleAnswer(c, statusError(plan.status, plan.retryAfterSeconds));
         await operate();
         return lostAnswer(c, plan.status);
       case 'reset':
@@ -117,8 +118,12 @@ export function faultStep(deps: AppDeps, options: { wait?: Wait } = {}) {
   /** The answer of an operation that ran is replaced by a gateway's 502/504 (the write stays). */
   const lostAnswer = (c: OperationContext, status: number): Answer => {
     // Of the lost answer's headers only the exchange's own stay (the pipeline adds them).
-    return problemAnswer(statusError(status, null), deps.config.publicUrl, c.req.path, c.get('requestId'));
+    return ruleAnswer(c, statusError(status, null));
   };
+
+  /** A rule's problem, its status as the rule names it (not fitted to the spec's table). */
+  const ruleAnswer = (c: OperationContext, error: ApiError): Answer =>
+    problemAnswer(error, deps.config.publicUrl, c.req.path, c.get('requestId'));
 
   return { applies, run };
 }

@@ -1,9 +1,10 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
 import { WriteFailedError } from '../../store/persistence.js';
 import type { PartnerRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
+import { errorResponse } from '../error-answer.js';
 import {
   checkedText,
   refuseNulInUrl,
@@ -16,8 +17,9 @@ import { Answer, fromResponse, isAnswer } from './answer.js';
 import { faultStep } from './fault-step.js';
 import { IDEMPOTENT_POSTS, idempotencyStep } from './idempotency-step.js';
 import type { OperationContext } from './operation-context.js';
-import { LAST_RESORT, problemAnswer, toApiError } from './problems.js';
+import { LAST_RESORT } from './problems.js';
 import { requestRecorder } from './record.js';
+import { MAX_BODY_BYTES } from './request-facts.js';
 import { Validation } from './validation.js';
 
 /** An operation ready for the request path: its definition compiled once. */
@@ -46,6 +48,8 @@ export function compileOperation(operation: Operation): CompiledOperation {
   };
 }
 
+const TOKEN_PATH = '/v3/auth/token';
+
 /** Builds the answer of a /v3 request no operation matched (404, or 405 with `Allow`). */
 export type Unmatched = (c: OperationContext) => ApiError;
 
@@ -65,11 +69,17 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
   const faults = faultStep(deps);
   const idempotent = idempotencyStep(deps);
   const record = requestRecorder(deps);
-  const publicUrl = () => deps.config.publicUrl;
+  const health = deps.persistence.health;
 
-  const problem = (c: OperationContext, error: unknown): Answer => {
-    const apiError = toApiError(error, deps.log, { method: c.facts.method, path: c.req.path });
-    return problemAnswer(apiError, publicUrl(), c.req.path, c.get('requestId'));
+  /**
+   * Anything thrown, answered by the app's one error handler (src/http/error-answer.ts): its
+   * problem with the request id, on the spec's table endpoints with a status of the row.
+   */
+  const problem = (c: OperationContext, error: unknown): Answer | Promise<Answer> => {
+    const out: unknown = errorResponse(c as unknown as Context<AppEnv>, error, deps, MAX_BODY_BYTES);
+    if (isAnswer(out)) return out;
+    // Its last resort, a fetch Response carrying its own Request-Id: read as is.
+    return fromResponse(out as Response).then((a) => new Answer(a.status, a.headers, a.body, true));
   };
 
   const finish = (
@@ -117,7 +127,7 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
     if (out instanceof Promise) {
       return out.then(
         (a) => finish(c, a, started, partner),
-        (error: unknown) => finish(c, problem(c, error), started, partner),
+        async (error: unknown) => finish(c, await problem(c, error), started, partner),
       );
     }
     return finish(c, out, started, partner);
@@ -166,14 +176,28 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
         return problem(c, error);
       }
     };
-    let a: Answer;
-    try {
-      a = op.idempotent ? await idempotent(c, operation) : await operation();
-    } catch (error) {
-      a = problem(c, error);
+    // While the store cannot write, refused before it runs; a token is stateless: clients (and
+    // the dashboard's sign-in) still get one, to read with.
+    if (!health.writable) {
+      if (c.req.path !== TOKEN_PATH) throw health.refusal();
+      return op.idempotent ? idempotent(c, operation) : operation();
     }
-    await durable(c);
-    return a;
+    const epoch = health.enter();
+    try {
+      let a: Answer;
+      try {
+        a = op.idempotent ? await idempotent(c, operation) : await operation();
+      } catch (error) {
+        a = await problem(c, error);
+      }
+      await durable(c);
+      // A rollback while this request ran (another request's write failed) may have undone its
+      // changes: it does not answer success, even if its own flush found nothing left to write.
+      if (health.epoch !== epoch) throw health.refusal();
+      return a;
+    } finally {
+      health.leave(epoch);
+    }
   };
 
   /**
@@ -198,6 +222,8 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
 
   /**
    * Holds the answer of a request that may have written until the write is durable. A flush that
+   * fails rolls back every change not durable and rejects with StorageUnavailableError (answered
+   * `storage_unavailable`, with Retry-After; webhooks leave only once durable). A flush that
    * failed for other partners (written in the same group commit) leaves this request's write
    * standing; one that failed for this request's partner answers 503 `write_failed`: its changes
    * were rolled back.

@@ -77,3 +77,9 @@ export async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void>
     done += bytesWritten;
   }
 }
+
+/** Writes a journal line and makes it durable (its bytes, then fdatasync). */
+export async function writeDurably(handle: FileHandle, line: Buffer): Promise<void> {
+  await writeAll(handle, line);
+  await handle.datasync();
+}

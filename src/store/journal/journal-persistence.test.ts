@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { StorageUnavailableError } from '../storage-health.js';
 import { Store } from '../store.js';
-import { journalPaths } from './files.js';
+import { journalPaths, writeDurably } from './files.js';
 import { JournalPersistence } from './journal-persistence.js';
 import { addPartner, tempDataFile } from './test-helpers.js';
 
@@ -120,40 +122,81 @@ describe('JournalPersistence', () => {
     expect(restored.snapshot()).toEqual(store.snapshot());
   });
 
-  it('carries a change set whose write failed into the next flush, so a transient disk error skips nothing', async () => {
+  it('rolls back a change set whose write failed, refuses writes until a probe line is written, and loses nothing acknowledged', async () => {
     const path = tempDataFile();
     const store = new Store('k');
-    const { persistence } = await JournalPersistence.open(path, store);
-    addPartner(store, 'ptn_a');
-    await persistence.flush();
-    // biome-ignore lint/complexity/useLiteralKeys: the test reaches the private file handle to fail one write
-    const real = persistence['handle'];
-    let failNext = true;
-    // The next write fails after half the line reached the file, like a disk filling up.
-    // biome-ignore lint/complexity/useLiteralKeys: as above
-    persistence['handle'] = new Proxy(real, {
-      get(target, property) {
-        if (property === 'write' && failNext) {
-          failNext = false;
-          return async (bytes: Buffer, offset: number, length: number) => {
-            await target.write(bytes, offset, Math.floor(length / 2));
-            throw new Error('ENOSPC (simulated)');
-          };
-        }
-        const value = Reflect.get(target, property);
-        return typeof value === 'function' ? value.bind(target) : value;
+    let full = false;
+    const { persistence } = await JournalPersistence.open(path, store, {
+      retryMs: 3_600_000,
+      // A full disk: half the line reaches the file, then the write fails.
+      writeLine: async (handle, line) => {
+        if (!full) return writeDurably(handle, line);
+        await handle.write(line, 0, Math.floor(line.length / 2));
+        throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
       },
     });
+    addPartner(store, 'ptn_a');
+    await persistence.flush();
+    full = true;
     addPartner(store, 'ptn_b');
-    await expect(persistence.flush()).rejects.toThrow('ENOSPC');
+    store.partners.update('ptn_a', (row) => ({ ...row, name: 'renamed' }));
+    await expect(persistence.flush()).rejects.toBeInstanceOf(StorageUnavailableError);
+    // Memory is what the journal holds: the refused insert and update are gone.
+    expect([...store.partners.values()].map((p) => [p.id, p.name])).toEqual([['ptn_a', 'ptn_a']]);
+    expect(persistence.health.status()).toMatchObject({
+      writable: false,
+      reason: 'the disk is full (ENOSPC)',
+    });
+    // Refused up front while the journal cannot be written, rolled back too.
     addPartner(store, 'ptn_c');
+    await expect(persistence.flush()).rejects.toThrow(/disk is full/);
+    expect(store.partners.get('ptn_c')).toBeUndefined();
+    expect(await persistence.health.retry()).toBe(false);
+
+    full = false;
+    expect(await persistence.health.retry()).toBe(true);
+    addPartner(store, 'ptn_d');
+    await persistence.flush();
     await persistence.close();
 
     const restored = new Store('k2');
     const { report, persistence: reopened } = await JournalPersistence.open(path, restored);
     await reopened.close();
     expect(report.dropped).toEqual([]);
-    expect([...restored.partners.values()].map((p) => p.id)).toEqual(['ptn_a', 'ptn_b', 'ptn_c']);
+    expect([...restored.partners.values()].map((p) => [p.id, p.name])).toEqual([
+      ['ptn_a', 'ptn_a'],
+      ['ptn_d', 'ptn_d'],
+    ]);
+  });
+
+  it('stays unwritable until restarted when a failed line cannot be cut off again', async () => {
+    const path = tempDataFile();
+    const store = new Store('k');
+    let real: FileHandle | undefined;
+    const { persistence } = await JournalPersistence.open(path, store, {
+      retryMs: 3_600_000,
+      writeLine: async (handle) => {
+        real = handle;
+        // The file can be neither written nor cut: a disk that failed.
+        // biome-ignore lint/complexity/useLiteralKeys: the test breaks the private file handle's truncate
+        persistence['handle'] = Object.assign(Object.create(handle), {
+          truncate: async () => {
+            throw Object.assign(new Error('input/output error'), { code: 'EIO' });
+          },
+        });
+        throw Object.assign(new Error('input/output error'), { code: 'EIO' });
+      },
+    });
+    addPartner(store, 'ptn_a');
+    await expect(persistence.flush()).rejects.toThrow(/I\/O error/);
+    expect(await persistence.health.retry()).toBe(false);
+    expect(persistence.health.status()).toMatchObject({
+      reason: expect.stringMatching(/restart the sandbox/),
+    });
+    expect(store.partners.size).toBe(0);
+    // biome-ignore lint/complexity/useLiteralKeys: as above, to close the real file
+    persistence['handle'] = real as FileHandle;
+    await persistence.close();
   });
 
   it('after close, a flush with nothing to write resolves and one with changes is refused', async () => {
@@ -166,8 +209,8 @@ describe('JournalPersistence', () => {
     await expect(persistence.flush()).resolves.toBeUndefined();
     addPartner(store, 'ptn_late');
     await expect(persistence.flush()).rejects.toThrow('the journal is closed');
-    // The refused change is not dropped silently: the next flush is refused for it too.
-    await expect(persistence.flush()).rejects.toThrow('the journal is closed');
+    // The refused change is rolled back: memory does not show what was never saved.
+    expect(store.partners.get('ptn_late')).toBeUndefined();
     expect(journalLines(path).join('\n')).not.toContain('ptn_late');
   });
 });

@@ -3,10 +3,11 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Low } from 'lowdb';
 import { isEmptyChangeSet } from '../change-set.js';
 import type { Persistence } from '../persistence.js';
+import { StorageHealth } from '../storage-health.js';
 import type { Store } from '../store.js';
-import { isMissing, type JournalPaths, journalPaths, syncDirectoryOf, writeAll } from './files.js';
+import { copyMeta } from '../types.js';
+import { isMissing, type JournalPaths, journalPaths, syncDirectoryOf, writeDurably } from './files.js';
 import { encodeEntry } from './line-format.js';
-import { mergeChangeSets } from './merge-changes.js';
 import { type RecoveryReport, recover } from './recovery.js';
 import { DEFAULT_CHUNK_BYTES, type JournalSnapshot, SnapshotFile } from './snapshot-file.js';
 
@@ -24,6 +25,13 @@ export interface JournalOptions {
   onError?: (message: string, error: unknown) => void;
   /** Called at each step of a compaction. */
   onCompactionStep?: (step: CompactionStep) => void;
+  /**
+   * Writes one line to the journal and makes it durable (default: every byte, then fdatasync).
+   * Tests make it fail as a full disk would.
+   */
+  writeLine?: (handle: FileHandle, line: Buffer) => Promise<void>;
+  /** How often a journal that cannot be written is tried again (default 1 s). */
+  retryMs?: number;
 }
 
 export const DEFAULT_COMPACT_MIN_BYTES = 16 * 1024 * 1024;
@@ -33,18 +41,26 @@ export const DEFAULT_COMPACT_MIN_BYTES = 16 * 1024 * 1024;
  * checksummed line to FILE.journal and fsyncs it before the flush resolves (group commit:
  * flushes asked for while one is being written share the next one). When the journal outgrows
  * the snapshot, a background compaction folds it into FILE (see `compact()`).
+ *
+ * A line that cannot be written (disk full, I/O error, permissions) is cut off again, every
+ * change that was not durable is rolled back in memory (so what the sandbox shows is what a
+ * restart loads), and the journal refuses writes (`health`) until a small probe line can be
+ * written, tried every second.
  */
 export class JournalPersistence implements Persistence {
+  readonly health: StorageHealth;
   private readonly paths: JournalPaths;
   private readonly snapshotFile: SnapshotFile;
+  private readonly writeLine: (handle: FileHandle, line: Buffer) => Promise<void>;
   /** Every file operation that must not interleave with an append runs on this chain. */
   private tail: Promise<unknown> = Promise.resolve();
   private pending: Promise<void> | null = null;
-  /** A change set whose write failed; the next write carries it along. */
-  private carry: ReturnType<Store['takeChangeSet']> | null = null;
+  /** Set when a failed line could not be cut off again: nothing may follow it. */
   private broken: Error | null = null;
   private closed = false;
   private compaction: Promise<void> | null = null;
+  /** After a failed compaction, the next waits until the journal has grown this far. */
+  private compactAgainAt = 0;
   /** How many compactions have completed (benchmarks and tests read it). */
   compactions = 0;
 
@@ -62,6 +78,8 @@ export class JournalPersistence implements Persistence {
   ) {
     this.paths = journalPaths(file);
     this.snapshotFile = snapshotFile;
+    this.writeLine = options.writeLine ?? writeDurably;
+    this.health = new StorageHealth({ probe: () => this.probe(), retryMs: options.retryMs });
   }
 
   /**
@@ -80,7 +98,7 @@ export class JournalPersistence implements Persistence {
       options.chunkBytes ?? DEFAULT_CHUNK_BYTES,
     );
     const state = await recover(paths, store, snapshotFile);
-    store.trackChanges();
+    store.trackChanges({ undo: true });
     const handle = await open(paths.journal, 'a');
     await syncDirectoryOf(paths.journal);
     const persistence = new JournalPersistence(
@@ -113,16 +131,23 @@ export class JournalPersistence implements Persistence {
     return write;
   }
 
-  /** Writes what is pending, waits for a running compaction, and closes the journal. */
+  /**
+   * Writes what is pending, waits for a running compaction, and closes the journal; rejects when
+   * that last write failed (its changes were not saved).
+   */
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.flush();
-    this.closed = true;
-    await this.compaction?.catch(noop); // its failure was reported; the files stay consistent
-    await this.serially(async () => {
-      this.broken = new Error('the journal is closed');
-      await this.handle.close();
-    });
+    try {
+      await this.flush();
+    } finally {
+      this.closed = true;
+      this.health.stop();
+      await this.compaction?.catch(noop); // its failure was reported; the files stay consistent
+      await this.serially(async () => {
+        this.broken ??= new Error('the journal is closed');
+        await this.handle.close();
+      });
+    }
   }
 
   /**
@@ -138,9 +163,11 @@ export class JournalPersistence implements Persistence {
 
   /** Starts a compaction nobody waits for: a failure is reported, and retried at the next threshold. */
   private compactInBackground(): void {
-    this.startCompaction().catch((error: unknown) =>
-      (this.options.onError ?? noop)('journal compaction failed (it will be retried)', error),
-    );
+    this.startCompaction().catch((error: unknown) => {
+      // Not at every flush (a disk too full for the snapshot would log at every request).
+      this.compactAgainAt = this.journalBytes + (this.options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES);
+      (this.options.onError ?? noop)('journal compaction failed (retried once the journal has grown)', error);
+    });
   }
 
   private startCompaction(): Promise<void> {
@@ -202,36 +229,68 @@ export class JournalPersistence implements Persistence {
   }
 
   private async append(): Promise<void> {
-    let changes = this.store.takeChangeSet();
-    if (this.carry) changes = mergeChangeSets(this.carry, changes);
-    this.carry = null;
+    const changes = this.store.takeChangeSet();
     // Nothing to write is not a failure, even once closed: a background flush of the request log
     // that fires after the shutdown's last flush has nothing left to save.
     if (isEmptyChangeSet(changes)) return;
-    if (this.broken) {
-      this.carry = changes;
-      throw this.broken;
+    if (this.closed || !this.health.writable) {
+      // Writes are refused until a probe succeeds: what is pending (a job that ran meanwhile, a
+      // request that began before the failure) is dropped, as the failed write's changes were.
+      this.rollBack();
+      throw this.closed ? new Error('the journal is closed') : this.health.refusal();
     }
     const n = this.lastEntry + 1;
-    const line = encodeEntry({ n, meta: changes.meta, tables: changes.tables });
+    let line: Buffer | undefined;
     try {
-      await writeAll(this.handle, line);
-      await this.handle.datasync();
+      line = encodeEntry({ n, meta: changes.meta, tables: changes.tables });
+      await this.writeCut(line);
     } catch (error) {
-      this.carry = changes;
-      // Cut off whatever part of the line reached the file, so the next append does not follow it.
-      await this.handle.truncate(this.journalBytes).catch((truncateError: unknown) => {
-        this.broken = new Error(`the journal cannot be written or repaired: ${String(truncateError)}`);
-      });
-      throw error;
+      this.rollBack();
+      // No line: a row JSON cannot hold, which can never be saved (this data's fault, not the disk's).
+      throw line === undefined ? error : this.health.failed(error);
     }
+    this.store.settle(changes);
     this.lastEntry = n;
-    this.journalBytes += line.length;
+    this.journalBytes += (line as Buffer).length;
     if (this.shouldCompact()) this.compactInBackground();
   }
 
+  /** Writes a line; a failure cuts off whatever part of it reached the file. */
+  private async writeCut(line: Buffer): Promise<void> {
+    if (this.broken) throw this.broken;
+    try {
+      await this.writeLine(this.handle, line);
+    } catch (error) {
+      // Cut off whatever part of the line reached the file, so the next append does not follow it.
+      await this.handle.truncate(this.journalBytes).catch((truncateError: unknown) => {
+        this.broken = new Error(
+          `the journal cannot be written or repaired (${String(truncateError)}); restart the sandbox`,
+        );
+      });
+      throw error;
+    }
+  }
+
+  /** Every change not yet durable goes back to what the journal holds. */
+  private rollBack(): void {
+    this.store.rollBack();
+    this.health.rolledBack();
+  }
+
+  /** The health's probe: one line with no change (only the store's counters) can be written. */
+  private probe(): Promise<void> {
+    return this.serially(async () => {
+      if (this.closed) throw new Error('the journal is closed');
+      const n = this.lastEntry + 1;
+      const line = encodeEntry({ n, meta: copyMeta(this.store.meta), tables: {} });
+      await this.writeCut(line);
+      this.lastEntry = n;
+      this.journalBytes += line.length;
+    });
+  }
+
   private shouldCompact(): boolean {
-    if (this.closed || this.compaction) return false;
+    if (this.closed || this.compaction || this.journalBytes < this.compactAgainAt) return false;
     const min = this.options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
     return this.journalBytes >= Math.max(min, this.snapshotBytes * (this.options.compactRatio ?? 1));
   }

@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { type ChangeSet, isEmptyChangeSet } from '../change-set.js';
 import { type Persistence, WriteFailedError } from '../persistence.js';
+import { StorageHealth } from '../storage-health.js';
 import type { Store } from '../store.js';
+import { describeUnsaved, onlyDeletes, onlyPartner, partnersOf, withoutPartners } from './change-parts.js';
 import { type FlushOutcome, flushStatement } from './flush-statement.js';
-import { existingTables, mergeChangeSets, readTableRows, rowPartner, type StoredRow } from './rows.js';
+import { existingTables, mergeChangeSets, readTableRows, type StoredRow } from './rows.js';
+import { describeDatabaseError, isDatabaseUnreachable } from './unreachable.js';
 
 /**
  * Shared mode's say in each write. Each flush statement checks the leases of the partners whose
@@ -46,9 +49,19 @@ export class PartnerNotOwnedError extends Error {
  * changes are then written in a transaction of their own, and the partners whose write still
  * fails are rolled back (dropped from memory, reloaded from the database on their next request).
  * The flush rejects with a WriteFailedError naming them; the other partners' writes stand.
+ *
+ * A database that cannot be reached (see isDatabaseUnreachable) fails the whole flush: its
+ * partners are rolled back the same way, `health` refuses writes until `SELECT 1` answers again
+ * (tried every second), and the flush rejects with StorageUnavailableError.
  */
 export class PostgresPersistence implements Persistence {
   guard: WriteGuard | undefined;
+  readonly health = new StorageHealth({
+    probe: async () => {
+      await this.pool.query('SELECT 1');
+    },
+    describe: describeDatabaseError,
+  });
   private writing: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private unwritten: ChangeSet | null = null;
@@ -131,8 +144,18 @@ export class PostgresPersistence implements Persistence {
     try {
       await this.flush();
     } finally {
+      this.health.stop();
       await this.pool.end();
     }
+  }
+
+  /**
+   * A database error as a request should meet it: one saying the database cannot be reached
+   * becomes StorageUnavailableError (and `health` refuses writes until it is back); any other is
+   * returned as it is.
+   */
+  storageError(error: unknown): unknown {
+    return isDatabaseUnreachable(error) ? this.health.failed(error, describeDatabaseError(error)) : error;
   }
 
   private async write(): Promise<void> {
@@ -141,12 +164,32 @@ export class PostgresPersistence implements Persistence {
     this.unwritten = null;
     if (isEmptyChangeSet(changes)) return;
     const partnerIds = partnersOf(changes);
+    if (!this.health.writable) {
+      // Refused until the database answers again: what is pending goes, as a failed write's does.
+      this.rollBackAll(partnerIds);
+      throw this.health.refusal();
+    }
     try {
       await this.writeChecked(changes, partnerIds);
     } catch (error) {
       if (!(error instanceof StatementFailed)) throw error;
+      if (isDatabaseUnreachable(error.cause)) {
+        this.rollBackAll(partnerIds);
+        throw this.health.failed(error.cause, describeDatabaseError(error.cause));
+      }
       await this.writeApart(changes, partnerIds, error.cause);
     }
+  }
+
+  /**
+   * The database cannot be reached: every partner of the flush is dropped from memory (the guard
+   * reloads each on its next request, once the database answers), writers in flight are told.
+   */
+  private rollBackAll(partnerIds: string[]): void {
+    this.unwritten = null;
+    this.health.rolledBack();
+    if (this.guard) this.guard.rolledBack(partnerIds);
+    else for (const id of partnerIds) this.store.evictPartner(id);
   }
 
   /**
@@ -156,7 +199,12 @@ export class PostgresPersistence implements Persistence {
   private async writeChecked(changes: ChangeSet, partnerIds: string[]): Promise<void> {
     const lease = this.guard ? { ...this.guard.lease(), partnerIds } : undefined;
     let outcome: FlushOutcome | undefined;
-    const statement = flushStatement(changes, lease);
+    let statement: ReturnType<typeof flushStatement>;
+    try {
+      statement = flushStatement(changes, lease);
+    } catch (error) {
+      throw new StatementFailed(error); // a row JSON cannot hold: refused like the database would
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         outcome = (await this.pool.query<FlushOutcome>(statement)).rows[0];
@@ -236,52 +284,6 @@ class StatementFailed extends Error {
   constructor(override readonly cause: unknown) {
     super(cause instanceof Error ? cause.message : String(cause));
   }
-}
-
-function onlyPartner(changes: ChangeSet, partnerId: string): ChangeSet {
-  const tables: ChangeSet['tables'] = {};
-  for (const [name, table] of Object.entries(changes.tables)) {
-    const upserts = table.upserts.filter((row) => rowPartner(row) === partnerId);
-    if (upserts.length > 0) tables[name] = { upserts, deletes: [] };
-  }
-  return { meta: changes.meta, tables };
-}
-
-function onlyDeletes(changes: ChangeSet): ChangeSet {
-  const tables: ChangeSet['tables'] = {};
-  for (const [name, table] of Object.entries(changes.tables)) {
-    if (table.deletes.length > 0) tables[name] = { upserts: [], deletes: table.deletes };
-  }
-  return { meta: changes.meta, tables };
-}
-
-/** "customers 1, requests 2" (rows not saved per table), for the error and the shutdown line. */
-function describeUnsaved(changes: ChangeSet, partners: Set<string>): string {
-  const parts: string[] = [];
-  for (const [name, table] of Object.entries(changes.tables)) {
-    const rows = table.upserts.filter((row) => partners.has(rowPartner(row))).length;
-    if (rows > 0) parts.push(`${name} ${rows}`);
-  }
-  return parts.length > 0 ? `rows not saved: ${parts.join(', ')}` : 'deletes not saved';
-}
-
-function partnersOf(changes: ChangeSet): string[] {
-  const ids = new Set<string>();
-  for (const table of Object.values(changes.tables)) {
-    for (const row of table.upserts) ids.add(rowPartner(row));
-  }
-  return [...ids];
-}
-
-function withoutPartners(changes: ChangeSet, lost: Set<string>): ChangeSet {
-  const tables: ChangeSet['tables'] = {};
-  for (const [name, table] of Object.entries(changes.tables)) {
-    tables[name] = {
-      upserts: table.upserts.filter((row) => !lost.has(rowPartner(row))),
-      deletes: table.deletes,
-    };
-  }
-  return { meta: changes.meta, tables };
 }
 
 /** PostgreSQL's deadlock_detected and serialization_failure: safe to run the statement again. */

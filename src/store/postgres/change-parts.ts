@@ -1,0 +1,51 @@
+import type { ChangeSet } from '../change-set.js';
+import { rowPartner } from './rows.js';
+
+// How a flush's change set is cut when the database refuses part of it: per partner, deletes
+// apart, and what a refusal leaves unsaved, for the error and the shutdown line.
+
+export function onlyPartner(changes: ChangeSet, partnerId: string): ChangeSet {
+  const tables: ChangeSet['tables'] = {};
+  for (const [name, table] of Object.entries(changes.tables)) {
+    const upserts = table.upserts.filter((row) => rowPartner(row) === partnerId);
+    if (upserts.length > 0) tables[name] = { upserts, deletes: [] };
+  }
+  return { meta: changes.meta, tables };
+}
+
+export function onlyDeletes(changes: ChangeSet): ChangeSet {
+  const tables: ChangeSet['tables'] = {};
+  for (const [name, table] of Object.entries(changes.tables)) {
+    if (table.deletes.length > 0) tables[name] = { upserts: [], deletes: table.deletes };
+  }
+  return { meta: changes.meta, tables };
+}
+
+/** "customers 1, requests 2" (rows not saved per table), for the error and the shutdown line. */
+export function describeUnsaved(changes: ChangeSet, partners: Set<string>): string {
+  const parts: string[] = [];
+  for (const [name, table] of Object.entries(changes.tables)) {
+    const rows = table.upserts.filter((row) => partners.has(rowPartner(row))).length;
+    if (rows > 0) parts.push(`${name} ${rows}`);
+  }
+  return parts.length > 0 ? `rows not saved: ${parts.join(', ')}` : 'deletes not saved';
+}
+
+export function partnersOf(changes: ChangeSet): string[] {
+  const ids = new Set<string>();
+  for (const table of Object.values(changes.tables)) {
+    for (const row of table.upserts) ids.add(rowPartner(row));
+  }
+  return [...ids];
+}
+
+export function withoutPartners(changes: ChangeSet, lost: Set<string>): ChangeSet {
+  const tables: ChangeSet['tables'] = {};
+  for (const [name, table] of Object.entries(changes.tables)) {
+    tables[name] = {
+      upserts: table.upserts.filter((row) => !lost.has(rowPartner(row))),
+      deletes: table.deletes,
+    };
+  }
+  return { meta: changes.meta, tables };
+}
