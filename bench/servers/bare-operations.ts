@@ -1,8 +1,8 @@
 // The baseline of bench/operations.ts: a bare Hono app on @hono/node-server answering, at the same
 // path, the same bytes the sandbox answered for each operation (status, Content-Type, body): a JSON
 // answer with `c.json` of the same value, as an app serialising its answer does (the same bytes:
-// the sandbox's JSON has no spaces), anything else as it is. A write parses its JSON body first,
-// then answers. The answers come from the file named by OPERATIONS_FILE. Sends its port; answers
+// the sandbox's JSON has no spaces), anything else as it is. A write parses its body first (JSON,
+// or a form / multipart body with parseBody), then answers. The answers come from the file named by OPERATIONS_FILE. Sends its port; answers
 // 'cpu' and 'heap' on its IPC channel.
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -17,8 +17,8 @@ export interface BareAnswer {
   status: number;
   contentType: string;
   body: string;
-  /** A write: the request body is parsed as JSON before the answer. */
-  parse: boolean;
+  /** How a write's request body is read before the answer (`none`: not at all). */
+  parse: 'json' | 'form' | 'none';
 }
 
 const answers = JSON.parse(readFileSync(process.env.OPERATIONS_FILE as string, 'utf8')) as BareAnswer[];
@@ -32,12 +32,12 @@ for (const a of answers) {
   app.on(
     a.method,
     a.path,
-    a.parse
-      ? async (c) => {
-          await c.req.json();
+    a.parse === 'none'
+      ? answer
+      : async (c) => {
+          await (a.parse === 'json' ? c.req.json() : c.req.parseBody());
           return answer(c);
-        }
-      : answer,
+        },
   );
 }
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => {

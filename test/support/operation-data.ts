@@ -15,6 +15,8 @@ export interface Session {
   headers: () => Record<string, string>;
   refresh: () => Promise<void>;
   ids: Record<string, string>;
+  /** The partner's credential as an HTTP Basic header. */
+  basic: string;
 }
 
 export async function session(base: string, basic: string): Promise<Session> {
@@ -24,7 +26,7 @@ export async function session(base: string, basic: string): Promise<Session> {
     token = ((await res.json()) as { access_token: string }).access_token;
   };
   await refresh();
-  return { base, headers: () => ({ authorization: `Bearer ${token}` }), refresh, ids: {} };
+  return { base, headers: () => ({ authorization: `Bearer ${token}` }), refresh, ids: {}, basic };
 }
 
 /** A call on the session's partner; a token the scenario's clock moves expired is renewed once. */
