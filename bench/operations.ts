@@ -57,6 +57,8 @@ interface Spec {
   body?: () => string | Buffer;
   /** A fresh target and body per request (a write on a resource of its own). */
   next?: () => { path: string; body?: string | Buffer };
+  /** Headers read when the round starts (a token renewed before it), instead of `headers`. */
+  headersOf?: () => Record<string, string>;
 }
 
 interface Case {
@@ -108,7 +110,10 @@ async function fire(
           {
             method: spec.method as 'GET',
             path: spec.path,
-            headers: { ...(spec.body ? { 'content-type': 'application/json' } : {}), ...spec.headers },
+            headers: {
+              ...(spec.body ? { 'content-type': 'application/json' } : {}),
+              ...(spec.headersOf?.() ?? spec.headers),
+            },
             ...((spec.body || spec.next) && {
               setupRequest: (req: autocannon.Request) => {
                 if (spec.next) {
@@ -247,7 +252,7 @@ async function cases(s: Session, loans: number): Promise<Case[]> {
     out.push({
       label: c.label,
       write: true,
-      sandbox: { method: c.method, path: '', next: c.next, headers: c.headers() },
+      sandbox: { method: c.method, path: '', next: c.next, headersOf: c.headers },
       // Filled with the target and body of the request `answers` sends.
       bare: { method: c.method, path: '' },
       parse: c.parse,
@@ -278,7 +283,7 @@ async function answers(s: Session, list: Case[]): Promise<BareAnswer[]> {
       const next = c.sandbox.next?.() ?? { path: c.sandbox.path, body: c.sandbox.body?.() };
       const headers = {
         ...(next.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...c.sandbox.headers,
+        ...(c.sandbox.headersOf?.() ?? c.sandbox.headers),
       };
       const res = await fetch(`${s.base.replace(/\/v3$/, '')}${next.path}`, {
         method: c.sandbox.method,

@@ -145,9 +145,12 @@ export async function writeCases(s: Session): Promise<WriteCase[]> {
 
   // The partner clock.
   const clock = await partner(s, 'bench-clock');
-  add(clock, 'POST /sandbox/clock/freeze', '/sandbox/clock/freeze');
-  add(clock, 'POST /sandbox/clock/resume', '/sandbox/clock/resume');
-  add(clock, 'POST /sandbox/clock/advance', '/sandbox/clock/advance', { by: '1s' });
+  // Advancing a second a request moves the partner clock past the token's expiry within a few
+  // rounds: a fresh token before each round.
+  const renew = { prepare: async () => clock.refresh() };
+  add(clock, 'POST /sandbox/clock/freeze', '/sandbox/clock/freeze', undefined, renew);
+  add(clock, 'POST /sandbox/clock/resume', '/sandbox/clock/resume', undefined, renew);
+  add(clock, 'POST /sandbox/clock/advance', '/sandbox/clock/advance', { by: '1s' }, renew);
   add(await partner(s, 'bench-reset'), 'POST /sandbox/reset', '/sandbox/reset');
 
   // Snapshots, of a partner with one active customer.
@@ -373,13 +376,20 @@ export async function writeCases(s: Session): Promise<WriteCase[]> {
     {},
     { amount: CONSUMED },
   );
-  add(
-    runs,
-    'POST /sandbox/provider-states',
-    '/sandbox/provider-states',
-    { state: 'a loan awaiting signature' },
-    { amount: CONSUMED },
-  );
+  // A provider state moves its partner's clock (expiring bearer tokens): a partner of its own,
+  // called with its client credentials, as the Pact verifier calls it.
+  const states = await partner(s, 'bench-states');
+  out.push({
+    label: 'POST /sandbox/provider-states',
+    method: 'POST',
+    headers: () => ({ authorization: states.basic, ...JSON_TYPE }),
+    next: () => ({
+      path: '/v3/sandbox/provider-states',
+      body: JSON.stringify({ state: 'a loan awaiting signature' }),
+    }),
+    parse: 'json',
+    amount: CONSUMED,
+  });
 
   // Fault rules (at most 50 a partner), on a path nothing calls.
   const faults = await partner(s, 'bench-faults');
