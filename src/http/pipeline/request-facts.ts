@@ -199,6 +199,11 @@ export class FetchRequestFacts extends RequestFacts {
   constructor(
     readonly request: Request,
     readonly path: string,
+    /**
+     * Hono's body cache of the request: in shared mode the cluster gate reads a body it may
+     * forward through it (`arrayBuffer`), and a request handled here after all is read from there.
+     */
+    private readonly bodyCache: { arrayBuffer?: Promise<ArrayBuffer> | ArrayBuffer } = {},
   ) {
     super();
     this.method = request.method;
@@ -215,6 +220,12 @@ export class FetchRequestFacts extends RequestFacts {
   }
 
   protected async readAll(limit: number): Promise<Uint8Array> {
+    const cached = this.bodyCache.arrayBuffer;
+    if (cached !== undefined) {
+      const bytes = new Uint8Array(await cached);
+      if (bytes.byteLength > limit) throw this.tooLarge(limit);
+      return bytes;
+    }
     const body = this.request.body;
     if (body === null) return EMPTY;
     const reader = body.getReader();
