@@ -1,6 +1,11 @@
 // The layer rule, written once (docs/architecture.md draws the same floors).
 // From the ground up; an import may go down or sideways within a floor, never up, and never in a
 // circle. `npm run lint:layers` (in CI's lint step) fails on either.
+// Rooms that are clients of the API: they may know the spec, the OpenAPI document and `lib/`,
+// never the server's internals, so that they can judge any implementation, ours included.
+const CLIENT_ROOMS = ['conformance', 'proxy', 'drift'];
+const SERVER_ROOMS = ['finance', 'store', 'engine', 'domain', 'webhooks', 'inspector', 'http', 'api', 'cluster', 'dashboard', 'testing', 'cli', '<root>'];
+
 const FLOORS = [
   ['lib', 'finance', 'store'],
   ['engine'],
@@ -8,8 +13,10 @@ const FLOORS = [
   ['webhooks', 'inspector'],
   ['http'],
   ['api', 'cluster', 'dashboard'],
-  // The composition roots: the CLI, the in-process test API and the files at the top of src/.
-  ['cli', 'testing', '<root>'],
+  // The composition roots: the CLI, the in-process test API and the files at the top of src/;
+  // beside them the clients of the API (the conformance kit, the validating proxy and what they
+  // share), which the server's floors never import.
+  ['cli', 'testing', '<root>', ...CLIENT_ROOMS],
 ];
 
 const pathOf = (room) => (room === '<root>' ? '^src/[^/]+$' : `^src/${room}/`);
@@ -38,6 +45,13 @@ module.exports = {
       to: { circular: true },
     },
     ...upward,
+    {
+      name: 'client-rooms-know-no-server',
+      comment: `${CLIENT_ROOMS.join(', ')} are clients of the API: they import only each other and lib/ (see DESIGN.md, Wave 4)`,
+      severity: 'error',
+      from: { path: CLIENT_ROOMS.map(pathOf), pathNot: '\\.test\\.tsx?$' },
+      to: { path: SERVER_ROOMS.map(pathOf) },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,13 +1,14 @@
 # syntax=docker/dockerfile:1
 # Build stage: install everything from the lockfile, compile TypeScript, keep only runtime deps
 # (less source maps and type declarations, which nothing reads at run time: about 17 MB).
-# --ignore-scripts: `prepare` (the build) needs src/, which is copied after the install; no
-# dependency needs an install script to compile or run.
+# --ignore-scripts: no dependency needs an install script to compile or run (package.json's
+# allowScripts says why for each). The build copies the Swagger UI files from a dev dependency.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json ./
+COPY scripts/copy-build-assets.mjs ./scripts/
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --ignore-scripts \
   && find dist \( -name '*.map' -o -name '*.d.ts' -o -name .tsbuildinfo \) -delete \

@@ -5,8 +5,9 @@
 # `down` and `up` again and everything found. Prints the time of each phase.
 #
 # Where Docker Hub cannot be reached, the compose file's `postgres:16` and `nginx:1.27` are
-# stand-ins assembled from Debian packages (.ci/standins/*.Dockerfile) on one debootstrap rootfs,
-# tagged with those names; images already present (real or stand-in) are used as they are.
+# stand-ins assembled from Debian packages (.ci/standins/*.Dockerfile) on the debootstrap rootfs
+# the Node base shares (.ci/images.sh), tagged with those names; images already present (real or
+# stand-in) are used as they are.
 # The sandbox image is the one .ci/docker.sh built (credit-sandbox:ci), else built from the
 # Dockerfile.
 #
@@ -16,7 +17,6 @@ cd "$(dirname "$0")/.."
 results=${1:-/dev/null}
 offline_tool=${DOCKER_OFFLINE_TOOL:-../shared/tools/docker-offline.sh}
 sandbox_image=${SANDBOX_IMAGE:-credit-sandbox:ci}
-rootfs_image=credit-sandbox-standin:bookworm
 project=csshared$$
 work=$(mktemp -d)
 passed=0
@@ -48,25 +48,10 @@ t=$(date +%s)
 images=$(sed -n 's/^ *image: *//p' docker-compose.shared.yml)
 pg_image=$(grep -m1 '^postgres' <<<"$images")
 nginx_image=$(grep -m1 '^nginx' <<<"$images")
-standin() { # <image> <dockerfile>
-  docker image inspect "$1" >/dev/null 2>&1 && return 0
-  timeout 30 docker pull -q "$1" >/dev/null 2>&1 && return 0
-  if ! docker image inspect "$rootfs_image" >/dev/null 2>&1; then
-    command -v debootstrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; }
-    echo "compose-shared: assembling a bookworm rootfs (debootstrap, once for both stand-ins)"
-    debootstrap --variant=minbase bookworm "$work/rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
-      { tail -20 "$work/debootstrap.log" >&2; return 1; }
-    rm -rf "$work"/rootfs/var/cache/apt/archives/*.deb "$work"/rootfs/var/lib/apt/lists/*
-    tar -C "$work/rootfs" -c . | docker import \
-      -c 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' - "$rootfs_image" >/dev/null || return 1
-    rm -rf "$work/rootfs"
-  fi
-  echo "compose-shared: $1 cannot be pulled; building a stand-in from Debian packages ($2)"
-  DOCKER_BUILDKIT=0 docker build --network host -q -t "$1" -f "$2" .ci/standins >"$work/standin.log" 2>&1 ||
-    { tail -30 "$work/standin.log" >&2; return 1; }
-}
-standin "$pg_image" .ci/standins/postgres.Dockerfile || abort "image $pg_image (stand-in from Debian packages)" 7
-standin "$nginx_image" .ci/standins/nginx.Dockerfile || abort "image $nginx_image (stand-in from Debian packages)" 7
+# Present, pulled, or stand-ins on the one debootstrap rootfs (.ci/images.sh; .ci/run started it
+# in the background early, so this is usually a look-up).
+bash .ci/images.sh >"$work/images.log" 2>&1 || { cat "$work/images.log" >&2; abort "images $pg_image and $nginx_image (stand-ins from Debian packages)" 7; }
+sed 's/^/compose-shared: /' "$work/images.log"
 if docker image inspect "$sandbox_image" >/dev/null 2>&1; then
   docker tag "$sandbox_image" credit-sandbox:local
 else

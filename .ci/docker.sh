@@ -5,9 +5,10 @@
 # no dev dependencies — then the compose example end to end. Prints the image size.
 #
 # Usage: .ci/docker.sh [results.json]  — writes {"numPassedTests":N,"numFailedTests":M} there.
-# Where Docker Hub cannot be reached, the base image is assembled by ../shared/tools/docker-offline.sh
-# (beside the repository clone) and the legacy builder is used with the host network. No engine at
-# all is a loud failure, never a skip.
+# Where Docker Hub cannot be reached, the base image is assembled by .ci/images.sh (one debootstrap
+# rootfs for it and the compose stand-ins) and the legacy builder is used with the host network; an
+# engine is started with ../shared/tools/docker-offline.sh engine. No engine at all is a loud
+# failure, never a skip.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 results=${1:-/dev/null}
@@ -49,9 +50,10 @@ ok "a Docker engine runs ($(docker version -f '{{.Server.Version}}'))"
 # --- base image and build -------------------------------------------------------------------------
 build=(docker build)
 if ! docker image inspect "$base" >/dev/null 2>&1 && ! timeout 60 docker pull -q "$base" >/dev/null 2>&1; then
-  [ -f "$offline_tool" ] || abort "base image $base: cannot pull it and no $offline_tool" 11
-  echo "docker: $base cannot be pulled; assembling it offline"
-  bash "$offline_tool" base "$node_version" || abort "base image $base assembled offline" 11
+  # .ci/images.sh assembles it on the debootstrap rootfs the compose stand-ins share (.ci/run
+  # starts it in the background early, so it is usually there by now).
+  echo "docker: $base cannot be pulled; assembling it (.ci/images.sh)"
+  bash .ci/images.sh "$node_version" || abort "base image $base assembled offline" 11
   offline=1
 fi
 # An assembled base (or one left by an earlier run here) means no registry: the legacy builder

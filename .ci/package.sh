@@ -19,15 +19,16 @@ bad() { failed=$((failed + 1)); echo "package: ✗ $*" >&2; }
 abort() { bad "$1"; failed=$((failed + ${2:-0})); report; exit 1; }
 trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"' EXIT
 
-# `prepare` builds dist/ before packing.
+# `prepack` builds dist/ before packing (installing the tarball runs no script of ours).
 tarball=$(npm pack --silent --pack-destination "$work" 2>"$work/pack.log" | tail -1)
 [ -f "$work/$tarball" ] || { cat "$work/pack.log" >&2; abort "npm pack" 8; }
 ok "npm pack: $tarball ($(($(stat -c %s "$work/$tarball") / 1024)) KiB)"
 
 listing=$(tar -tzf "$work/$tarball")
 if grep -q '^package/dist/cli/main.js$' <<<"$listing" && grep -q '^package/scenarios/happy-path.yaml$' <<<"$listing" &&
-  grep -q '^package/fixtures/sample.pdf$' <<<"$listing" && ! grep -qE '^package/(src|test|bench)/' <<<"$listing"; then
-  ok "the tarball ships dist, scenarios and fixtures, not src or tests"
+  grep -q '^package/fixtures/sample.pdf$' <<<"$listing" && grep -q '^package/dist/http/swagger-ui/swagger-ui-bundle.js$' <<<"$listing" &&
+  ! grep -qE '^package/(src|test|bench)/' <<<"$listing"; then
+  ok "the tarball ships dist (with the Swagger UI files), scenarios and fixtures, not src or tests"
 else
   bad "unexpected tarball contents: $(tr '\n' ' ' <<<"$listing" | head -c 600)"
 fi
@@ -47,6 +48,16 @@ else
   cat "$work/install.log" >&2
   abort "installs into an empty project" 6
 fi
+# npm lists every install script it did not run and no allowScripts decided; a user's project has
+# no decisions for our dependencies, so the package must bring none: no `prepare` of its own (the
+# build runs at `prepack`) and no swagger-ui-dist (whose @scarf/scarf reports installs).
+if grep -q 'install-scripts' "$work/install.log"; then
+  bad "npm install printed an install-scripts warning: $(grep 'install-scripts' "$work/install.log" | tr '\n' ' ')"
+elif [ -e node_modules/@scarf/scarf ] || [ -e node_modules/swagger-ui-dist ]; then
+  bad "swagger-ui-dist or @scarf/scarf installed with the package"
+else
+  ok "npm install prints no install-scripts warning (no prepare, no @scarf/scarf)"
+fi
 if [ ! -e node_modules/tsx ] && [ ! -e node_modules/typescript ] && [ ! -e node_modules/vitest ]; then
   ok "no dev-only dependency installed (tsx, typescript, vitest)"
 else
@@ -63,6 +74,12 @@ for _ in $(seq 1 100); do
 done
 [ -n "$url" ] || { cat "$work/serve.log" >&2; abort "npx credit-sandbox serve starts" 4; }
 ok "npx credit-sandbox serve listens on $url"
+
+if [ "$(curl -s -o /dev/null -w '%{http_code} %{content_type}' "$url/docs/assets/swagger-ui-bundle.js")" = '200 text/javascript; charset=utf-8' ]; then
+  ok "/docs serves the Swagger UI files copied into dist/"
+else
+  bad "/docs/assets/swagger-ui-bundle.js is not served by the installed package"
+fi
 
 token=$(curl -sf -X POST "$url/v3/auth/token" -u cid_sandbox_default:svc_cs_test_sandbox_default_secret)
 case "$token" in *'"access_token":"svc_at_'*) ok "POST /v3/auth/token answers a token" ;; *) bad "no token: $token" ;; esac

@@ -35,9 +35,16 @@ npm ci --no-audit --no-fund >/dev/null 2>&1 || abort "npm ci in examples/typed-c
 if SANDBOX_URL=$url npm run --silent generate >/dev/null 2>&1 && grep -q 'createCustomer: {' src/api.d.ts; then
   ok "openapi-typescript generated src/api.d.ts from $url/v3/openapi.json (operations named by operationId)"
 else
-  abort "openapi-typescript could not generate types" 2
+  abort "openapi-typescript could not generate types" 3
 fi
-if npm run --silent build; then ok "the journey compiles under strict"; else abort "tsc (strict)" 1; fi
+# The upload's `file` (format: binary) is a Blob in the generated types, so the journey passes a
+# Blob without a cast: if it were typed string, the strict build below would fail.
+if grep -qE 'file: Blob;' src/api.d.ts; then
+  ok "format: binary fields are typed Blob (the document upload takes a Blob)"
+else
+  bad "the generated document upload's file is not typed Blob: $(grep -m1 -E '^\s+file: ' src/api.d.ts)"
+fi
+if npm run --silent build; then ok "the journey compiles under strict (TypeScript $(npx tsc --version | cut -d' ' -f2))"; else abort "tsc (strict)" 1; fi
 if SANDBOX_URL=$url node dist/journey.js; then ok "the journey walks token to installments"; else bad "journey"; fi
 cd "$root" || true
 report

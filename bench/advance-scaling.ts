@@ -10,6 +10,7 @@ import { createPartner } from '../src/domain/partners.js';
 import { DEFAULT_CONFIG } from '../src/http/deps.js';
 import { sequentialIds } from '../src/lib/ids.js';
 import { memoryPersistence } from '../src/store/persistence.js';
+import { jsonObject } from '../src/store/record-rules.js';
 import { Store } from '../src/store/store.js';
 import { median } from './support.js';
 
@@ -37,10 +38,14 @@ function oneAdvance(due: number, future: number): number {
   });
   const { partner } = createPartner(deps, { name: 'bench', clockMode: 'frozen' });
   let ran = 0;
-  deps.engine.handle('bench.tick', (ctx, payload) => {
-    ran++;
-    ctx.emit('loan.payment_received', { n: payload.n as number });
-  });
+  deps.engine.handle(
+    'bench.tick',
+    (ctx, payload) => {
+      ran++;
+      ctx.emit('loan.payment_received', { n: payload.n as number });
+    },
+    jsonObject,
+  );
   const ctx = deps.engine.context(partner.id);
   const start = ctx.clock.nowMs();
   for (let n = 0; n < due; n++) ctx.schedule('bench.tick', { n }, start + 1 + ((n * 7919) % (30 * DAY)));

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the compiled CLI in dist/ (the published package and the Docker image ship it; a checkout
-// builds it on `npm ci` through the `prepare` script and on `npm start`).
+// builds it with `npm run build`, and on `npm start`).
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

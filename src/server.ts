@@ -29,10 +29,10 @@ import { hasBody, honestConnections } from './http/early-answers.js';
 import type { AppEnv } from './http/env.js';
 import { guardListener } from './http/node-guard.js';
 import { answerSlowClientsAsProblems } from './http/slow-client-answer.js';
-import { redactJsonText } from './inspector/redact.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
+import { redactJsonText } from './lib/redact.js';
 import { closeServer } from './server-shutdown.js';
 import { loadStartSnapshot } from './start-snapshot.js';
 import { openPersistence } from './store/open-persistence.js';
@@ -85,6 +85,8 @@ export interface ServeOptions {
   credential: DefaultCredential;
   /** An exported snapshot loaded into the default partner at start (`--snapshot`). */
   snapshotFile?: string | undefined;
+  /** Snapshot bytes the instance keeps for all partners (`--max-snapshot-bytes-total`; 128 MiB). */
+  maxSnapshotBytesTotal?: number | undefined;
   log?: Logger;
   /** One console line per request (`--log`); off when absent. */
   accessLog?: AccessLogFormat | undefined;
@@ -116,7 +118,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Shared mode's modules (pg, the cluster) load only with --database: a single process starts
   // without them.
   const database = options.databaseUrl
-    ? await (await import('./store/postgres/open.js')).openDatabase(options.databaseUrl, store)
+    ? await (await import('./store/postgres/open.js')).openDatabase(options.databaseUrl, store, {
+        log,
+        realNow: () => Date.now(),
+      })
     : undefined;
   const persistence =
     database ??
@@ -124,6 +129,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       dataFile: options.dataFile,
       journalLimitBytes: options.journalLimitBytes,
       log,
+      realNow: () => Date.now(),
     }));
   const config: AppConfig = {
     publicUrl: '',
@@ -139,6 +145,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     quotas: options.safety?.quotas,
     startTimeMs: options.startTimeMs,
     holidaysRegion: options.holidaysRegion,
+    maxSnapshotBytesTotal: options.maxSnapshotBytesTotal,
   };
   const unseeded = unseededStreams({ ids: randomIds, randomBytes: cryptoRandomBytes });
   const seeded =

@@ -26,7 +26,7 @@ const advance = createRoute({
   tags,
   summary: 'Move the partner clock forward by a duration or to a date-time',
   description:
-    "Answers when the partner's world is at the target: every timed job that falls due on the way runs first, in due-time order.",
+    "Answers when the partner's world is at the target: every timed job that falls due on the way runs first, in due-time order. One advance moves at most 3660 days, and a clock reads at most 9899-12-31T23:59:59.999Z (422 `clock_jump_too_large`), so everything it dates stays within year 9999.",
   request: { body: { required: true, content: { 'application/json': { schema: AdvanceClockBody } } } },
   responses: {
     200: json(ClockSchema, 'The clock after the move'),

@@ -27,7 +27,7 @@ const setupProviderState = createRoute({
   tags: ['Sandbox control'],
   summary: 'Pact provider state change: set a state up (run its scenario) or tear it down',
   description: [
-    'The provider state change URL for a Pact verifier (`providerStatesSetupUrl`). It takes the verifier\'s body as sent: `{"state", "params", "action": "setup" | "teardown", "consumer"}`, or a `states` array.',
+    'The provider state change URL for a Pact verifier (`stateHandlers` forwarding here in Pact JS, the state change URL elsewhere). It takes the verifier\'s body as sent: `{"state", "params", "action": "setup" | "teardown", "consumer"}`, or a `states` array.',
     '',
     "**setup** runs the scenario whose file declares the state (`provider_states: [...]`) with the state's `params` as scenario params, and answers what it captured as one flat object (`customer_id`, `loan_id`…) that Pact injects with `fromProviderState`. Before the first setup the partner's whole world is saved as the snapshot `pact-provider-state` (kept if it exists). **teardown** restores that snapshot and deletes it: what the states made goes, the partner's own data and clock come back.",
     '',

@@ -21,10 +21,12 @@ import {
 import {
   importSnapshot,
   parseSnapshotUpload,
+  refuseWhenFull,
   restoreSnapshot,
   saveSnapshot,
   snapshotView,
 } from './snapshot-service.js';
+import { oneImportAtATime } from './snapshot-upload.js';
 
 /** A snapshot's export as JSON, made once per snapshot (at most 2 × 8 MiB of them kept). */
 const exportText = viewText(snapshotDocument, 8 * 1024 * 1024);
@@ -43,14 +45,14 @@ const create = createRoute({
   tags,
   summary: "Save the partner's whole world under a name",
   description:
-    'Saves every object of the calling partner (customers, documents, offers, simulations, loans, installments, webhook endpoints with secrets and chaos, deliveries, events, pending jobs, idempotency keys), its clock (time, frozen or running) and its random-stream position. Not saved: credentials, the request log, other snapshots. A partner keeps at most 20 snapshots of at most 16 MiB each (64 MiB together).',
+    'Saves every object of the calling partner (customers, documents, offers, simulations, loans, installments, webhook endpoints with secrets and chaos, deliveries, events, pending jobs, idempotency keys), its clock (time, frozen or running) and its random-stream position. Not saved: credentials, the request log, other snapshots. A partner keeps at most 20 snapshots of at most 16 MiB each (64 MiB together, 422 `snapshot_limit_reached`); the instance keeps at most `--max-snapshot-bytes-total` (128 MiB by default) for all partners together (507 `snapshot_storage_full`).',
   request: { body: { required: true, content: { 'application/json': { schema: CreateSnapshotBody } } } },
   responses: {
     201: {
       ...json(SnapshotSchema, 'The snapshot saved'),
       headers: { Location: { ...text, description: '/v3/sandbox/snapshots/<name>' } },
     },
-    ...problemResponses(400, 409, 422, ...COMMON_ERRORS),
+    ...problemResponses(400, 409, 422, ...COMMON_ERRORS, 507),
   },
 });
 
@@ -141,7 +143,7 @@ const importRoute = createRoute({
   tags,
   summary: 'Import an exported snapshot into this partner and restore it',
   description:
-    'Takes the export document (JSON, or gzip of it: detected from its first bytes), checks it whole, keeps it as a snapshot of this partner (its `name`, or `?name=`) and puts it in place, with its ids (rows move to this partner). A damaged document or an unknown `version` answers 422 `snapshot_invalid` and changes nothing. Ids another partner of this sandbox holds answer 409 `snapshot_ids_taken`.',
+    "Takes the export document (JSON, or gzip of it: detected from its first bytes, whatever the `Content-Type`), checks it whole, keeps it as a snapshot of this partner (its `name`, or `?name=`) and puts it in place, with its ids (rows move to this partner) and fresh sequence numbers. Every row is checked like the API's own writes: its table's fields, types, patterns and ranges, ids that name rows of the same world, and the webhook URL rules of this sandbox. All or nothing: a document that fails answers 422 `snapshot_invalid` naming the table, row id and field (`errors` lists up to 10), nesting deeper than 64 answers 400 `json_too_deep`, more than 17 MiB once decompressed 422 `snapshot_limit_reached`, and an instance without room 507 `snapshot_storage_full`; a failure after the checks puts the partner back as it was. Ids another partner of this sandbox holds answer 409 `snapshot_ids_taken`. See docs/snapshots.md.",
   request: {
     query: ImportQuery,
     body: {
@@ -159,7 +161,7 @@ const importRoute = createRoute({
       ...json(RestoredSnapshotSchema, 'Imported, kept and restored'),
       headers: { Location: { ...text, description: '/v3/sandbox/snapshots/<name>' } },
     },
-    ...problemResponses(400, 409, 413, 422, ...COMMON_ERRORS),
+    ...problemResponses(400, 409, 413, 422, ...COMMON_ERRORS, 507),
   },
 });
 
@@ -213,10 +215,15 @@ export function sandboxSnapshotRoutes(deps: AppDeps) {
 
   app.openapi(importRoute, async (c) => {
     const query = c.req.valid('query');
-    const document = parseSnapshotUpload(new Uint8Array(await c.req.arrayBuffer()));
-    const result = importSnapshot(deps, c.get('partner').id, document, {
-      name: query.name,
-      replace: query.replace === 'true',
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const result = await oneImportAtATime(async () => {
+      const partnerId = c.get('partner').id;
+      refuseWhenFull(deps, partnerId);
+      const document = await parseSnapshotUpload(body, (bytes) => refuseWhenFull(deps, partnerId, bytes));
+      return importSnapshot(deps, partnerId, document, {
+        name: query.name,
+        replace: query.replace === 'true',
+      });
     });
     c.header('Location', `/v3/sandbox/snapshots/${result.snapshot.name}`);
     return c.json(result, 201);

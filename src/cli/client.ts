@@ -20,6 +20,7 @@ async function exchange(
   method: string,
   headers: Record<string, string>,
   body: string | Uint8Array | undefined,
+  timeoutMs: number | undefined,
 ): Promise<RawAnswer> {
   const secure = url.protocol === 'https:';
   const send = secure ? (await import('node:https')).request : request;
@@ -39,6 +40,11 @@ async function exchange(
       );
     });
     req.once('error', reject);
+    if (timeoutMs !== undefined) {
+      req.setTimeout(timeoutMs, () =>
+        req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+      );
+    }
     req.end(body);
   });
 }
@@ -62,9 +68,16 @@ export class ApiCallError extends Error {
   }
 }
 
-/** The sandbox could not be reached at all: exit code 1, with a hint. */
+/** The sandbox could not be reached, or the exchange broke off: exit code 1, with a hint. */
 export class UnreachableError extends Error {
   override name = 'UnreachableError';
+  constructor(
+    message: string,
+    /** The socket error's code (`ECONNREFUSED`, `ECONNRESET`, `ETIMEDOUT`…). */
+    readonly code?: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface ClientOptions {
@@ -100,6 +113,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Statuses that are not an error (default: any 2xx). */
   accept?: number[];
+  /** Give up on an answer after this long (default: wait as long as it takes). */
+  timeoutMs?: number;
 }
 
 /**
@@ -122,12 +137,7 @@ export class SandboxClient {
     path: string,
     options: CallOptions = {},
   ): Promise<T> {
-    const response = await this.send<T>(method, path, options);
-    const accepted = options.accept
-      ? options.accept.includes(response.status)
-      : response.status >= 200 && response.status < 300;
-    if (!accepted) throw new ApiCallError(method, path, response);
-    return response.body;
+    return checked(method, path, await this.send<T>(method, path, options), options);
   }
 
   /** Calls the API and returns whatever it answered. */
@@ -180,7 +190,7 @@ export class SandboxClient {
     }
     let res: RawAnswer;
     try {
-      res = await exchange(url, method, headers, body);
+      res = await exchange(url, method, headers, body, options.timeoutMs);
     } catch (error) {
       const code = (error as { code?: string }).code ?? (error as Error).message;
       if (url.protocol === 'https:' && /SSL|TLS|EPROTO/i.test(`${code} ${(error as Error).message}`)) {
@@ -188,11 +198,16 @@ export class SandboxClient {
         const reason = /SSL routines:[^:]*:([^:]+)/.exec((error as Error).message)?.[1];
         throw new UnreachableError(
           `${this.baseUrl} did not answer TLS (${code}${reason ? `: ${reason}` : ''}): the sandbox speaks plain http. Use ${this.baseUrl.replace(/^https:/, 'http:')} instead.`,
+          code,
         );
       }
-      throw new UnreachableError(
-        `cannot reach the sandbox at ${this.baseUrl} (${code}). Is it running? Start it with \`credit-sandbox serve\`, or set CREDIT_SANDBOX_URL / --url.`,
-      );
+      if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') {
+        throw new UnreachableError(
+          `cannot reach the sandbox at ${this.baseUrl} (${code}). Is it running? Start it with \`credit-sandbox serve\`, or set CREDIT_SANDBOX_URL / --url.`,
+          code,
+        );
+      }
+      throw new UnreachableError(`${method} ${path} to ${this.baseUrl} got no whole answer (${code})`, code);
     }
     const text = res.text;
     const flat: Record<string, string> = {};
@@ -209,6 +224,15 @@ export class SandboxClient {
     }
     return { status: res.status, headers: flat, body: parsed as T };
   }
+}
+
+/** The answer's body, or ApiCallError unless its status is accepted (default: any 2xx). */
+export function checked<T>(method: string, path: string, response: ApiResponse<T>, options: CallOptions): T {
+  const accepted = options.accept
+    ? options.accept.includes(response.status)
+    : response.status >= 200 && response.status < 300;
+  if (!accepted) throw new ApiCallError(method, path, response);
+  return response.body;
 }
 
 /** `422 credit_offer_expired: Credit offer co_… expired …` (the problem's own words). */

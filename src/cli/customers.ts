@@ -53,7 +53,10 @@ export function registerCustomers(program: Command): void {
 
   customers
     .command('create')
-    .argument('<cpf>', 'a valid CPF (bare or formatted); a magic CPF forces its outcome (see the README)')
+    .argument(
+      '<cpf>',
+      'a valid CPF (bare or formatted); a magic CPF forces its outcome (see docs/lifecycle.md)',
+    )
     .option('--name <name>', 'full name')
     .option('--email <email>', 'email address')
     .option('--phone <phone>', 'phone, e.g. +5511987654321')

@@ -4,23 +4,19 @@ import type { Command } from 'commander';
 import { parseChaosOption } from './chaos-option.js';
 import { action, EXIT, FailedError, UsageError } from './context.js';
 import { PARTNER_CLOCK, positiveInt } from './events.js';
+import { claimEndpoint, type ListenEndpoint, releaseEndpoint } from './listen-endpoint.js';
+import { listenSecrets } from './listen-secrets.js';
 import { absoluteUrl } from './urls.js';
-
-interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  secret: string;
-}
 
 /** Headers relayed unchanged, so the signature still verifies at the forward target. */
 const RELAYED = /^(webhook-|content-type$|user-agent$)/;
 
 /**
- * `listen --forward-to <url>`: registers a temporary webhook endpoint that points at a receiver
- * this command runs, prints the endpoint's secret, and relays every delivery — body and webhook-*
- * headers byte for byte — to the local app. The app's answer goes back to the sandbox, so a
- * failing app sees the real retry schedule. The endpoint is deleted on exit.
+ * `listen --forward-to <url>`: points the partner's listen endpoint for that URL (one per forward
+ * URL, kept across runs with its secret, like the Stripe CLI's) at a receiver this command runs,
+ * prints the endpoint's secret, and relays every delivery — body and webhook-* headers byte for
+ * byte — to the local app. The app's answer goes back to the sandbox, so a failing app sees the
+ * real retry schedule. The endpoint is disabled on exit; `--new-secret` rotates its secret.
  */
 export function registerListen(program: Command): void {
   program
@@ -41,6 +37,10 @@ export function registerListen(program: Command): void {
       '--chaos <settings>',
       'make deliveries misbehave on purpose, e.g. duplicate=0.2,drop=0.1,delay=30s,reorder',
     )
+    .option(
+      '--new-secret',
+      "rotate the signing secret of this forward URL's endpoint (the old one stops at once)",
+    )
     .option('--max <n>', 'exit after relaying this many deliveries')
     .option('--timeout <seconds>', 'exit after this many seconds of real time')
     .action(
@@ -54,6 +54,7 @@ export function registerListen(program: Command): void {
             port: string;
             publicHost?: string;
             chaos?: string;
+            newSecret?: boolean;
             max?: string;
             timeout?: string;
           },
@@ -108,28 +109,27 @@ export function registerListen(program: Command): void {
           const host = opts.publicHost ?? (opts.host === '0.0.0.0' ? '127.0.0.1' : opts.host);
           const relayUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/webhooks`;
 
-          let endpoint: Endpoint | undefined;
+          let endpoint: ListenEndpoint | undefined;
           try {
-            endpoint = await client.call<Endpoint>('POST', '/v3/webhooks/endpoints', {
-              body: {
-                url: relayUrl,
-                events: patterns,
-                description: `credit-sandbox listen (pid ${process.pid})`,
-              },
+            endpoint = await claimEndpoint(client, listenSecrets(), {
+              forward,
+              relayUrl,
+              patterns,
+              newSecret: opts.newSecret === true,
             });
+            // The endpoint is kept across runs: chaos is this run's, or none.
             if (chaos) {
               await client.call('PUT', `/v3/sandbox/webhooks/endpoints/${endpoint.id}/chaos`, {
                 body: chaos,
               });
+            } else {
+              await client.call('DELETE', `/v3/sandbox/webhooks/endpoints/${endpoint.id}/chaos`, {
+                accept: [200, 204, 404],
+              });
             }
           } catch (error) {
-            // A refused --chaos must not leave the temporary endpoint behind.
-            if (endpoint) {
-              const id = endpoint.id;
-              await client
-                .call('DELETE', `/v3/webhooks/endpoints/${id}`, { accept: [200, 204, 404] })
-                .catch(() => {});
-            }
+            // A refused --chaos must not leave the endpoint delivering to a relay that is gone.
+            if (endpoint) await releaseEndpoint(client, endpoint.id).catch(() => {});
             server.close();
             throw error;
           }
@@ -142,12 +142,14 @@ export function registerListen(program: Command): void {
               forward_to: forward.href,
               events: endpoint.events,
               chaos: chaos ?? null,
+              secret_origin: endpoint.origin,
             },
             [
               `Ready. Relaying ${patterns.length ? patterns.join(', ') : 'all events'} from ${client.baseUrl} to ${forward.href}`,
               `Your webhook signing secret is ${endpoint.secret}  (endpoint ${endpoint.id}, relay ${relayUrl})`,
+              ORIGIN[endpoint.origin],
               ...(chaos ? [`Chaos on: ${opts.chaos} (see every act in credit-sandbox's delivery log)`] : []),
-              'Press Ctrl-C to stop; the endpoint is deleted on exit.',
+              'Press Ctrl-C to stop; the endpoint is disabled on exit and reused next time.',
             ].join('\n'),
           );
 
@@ -161,12 +163,12 @@ export function registerListen(program: Command): void {
           const code = await finished;
           if (timer) clearTimeout(timer);
 
-          // Clean up: the temporary endpoint goes away with the relay.
+          // The endpoint stays for the next run, disabled: nothing is queued for a relay that is gone.
           try {
-            await client.call('DELETE', `/v3/webhooks/endpoints/${endpoint.id}`, { accept: [200, 204, 404] });
-            out.progress(`deleted endpoint ${endpoint.id}`);
+            await releaseEndpoint(client, endpoint.id);
+            out.progress(`disabled endpoint ${endpoint.id} (kept for the next listen to ${forward.href})`);
           } catch (error) {
-            out.progress(`could not delete endpoint ${endpoint.id}: ${(error as Error).message}`);
+            out.progress(`could not disable endpoint ${endpoint.id}: ${(error as Error).message}`);
           }
           server.closeAllConnections();
           server.close();
@@ -178,6 +180,12 @@ export function registerListen(program: Command): void {
       ),
     );
 }
+
+const ORIGIN: Record<ListenEndpoint['origin'], string> = {
+  created: 'A new endpoint for this forward URL: the next listen to it prints the same secret.',
+  reused: 'The same endpoint and secret as the last listen to this forward URL (--new-secret rotates it).',
+  rotated: "A new secret for this forward URL's endpoint: update your app (the old secret stopped signing).",
+};
 
 interface RelayResult {
   webhookId: string | undefined;

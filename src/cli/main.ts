@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { registerClock } from './clock.js';
+import { registerConformance } from './conformance.js';
 import { addGlobalOptions, EXIT } from './context.js';
 import { registerCustomers } from './customers.js';
 import { registerDeliveries } from './deliveries.js';
@@ -9,6 +10,7 @@ import { registerFaults } from './faults.js';
 import { registerListen } from './listen.js';
 import { registerLoans } from './loans.js';
 import { registerPartners } from './partners.js';
+import { registerProxy } from './proxy.js';
 import { registerRequests } from './requests.js';
 import { registerReset } from './reset.js';
 import { registerScenario } from './scenario.js';
@@ -40,6 +42,8 @@ registerSnapshots(program);
 registerWebhooks(program);
 registerDeliveries(program);
 registerFaults(program);
+registerConformance(program);
+registerProxy(program);
 
 rejectUnknownCommand(program, process.argv.slice(2));
 

@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ApiCallError, describe, type SandboxClient } from './client.js';
 import { action, EXIT, FailedError, type Output, UsageError } from './context.js';
+import { registerScenarioFromRecording } from './scenario-from-recording.js';
 
 interface ScenarioParam {
   name: string;
@@ -115,6 +116,8 @@ export function registerScenario(program: Command): void {
       'check scenario files locally (no server needed); includes resolve against the same directory and the shipped scenarios',
     )
     .action(action(async ({ out }, files: string[]) => validate(files, out)));
+
+  registerScenarioFromRecording(scenario);
 }
 
 async function validate(files: string[], out: Output): Promise<number> {

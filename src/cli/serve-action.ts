@@ -7,6 +7,7 @@ import { parseTimings, type Timings } from '../engine/timings.js';
 import { BRAZILIAN_STATES } from '../finance/business-days.js';
 import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../http/access-log.js';
 import type { HostedSafety } from '../http/deps.js';
+import { LATEST_CLOCK_MS } from '../store/record-rules.js';
 import { readHostedSafety } from './hosted-safety.js';
 import { printBanner } from './serve-banner.js';
 import {
@@ -30,6 +31,11 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
   const journalLimitBytes = parseSize(opts.journalLimit ?? '');
   if (journalLimitBytes === null || journalLimitBytes < 1)
     fail(`--journal-limit must be a size such as 65536, 64kb or 16mb, got "${opts.journalLimit}"`);
+  const maxSnapshotBytesTotal = parseSize(opts.maxSnapshotBytesTotal ?? '');
+  if (maxSnapshotBytesTotal === null || maxSnapshotBytesTotal < 1)
+    fail(
+      `--max-snapshot-bytes-total must be a size such as 128mb or 1gb, got "${opts.maxSnapshotBytesTotal}"`,
+    );
   const webhookTimeoutMs = Number(opts.webhookTimeout);
   if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 1) {
     fail(`--webhook-timeout must be a positive integer of milliseconds, got "${opts.webhookTimeout}"`);
@@ -67,9 +73,9 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
   let startTimeMs: number | undefined;
   if (opts.startTime !== undefined) {
     startTimeMs = parseStartTime(opts.startTime);
-    if (startTimeMs === undefined)
+    if (startTimeMs === undefined || startTimeMs < 0 || startTimeMs >= LATEST_CLOCK_MS)
       fail(
-        `--start-time must be a date-time with a zone, e.g. 2026-03-02T12:00:00Z; got "${opts.startTime}"`,
+        `--start-time must be a date-time with a zone from 1970 to before 9900, e.g. 2026-03-02T12:00:00Z; got "${opts.startTime}"`,
       );
   }
   const holidaysRegion = opts.holidaysRegion?.toUpperCase();
@@ -141,6 +147,7 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
       holidaysRegion,
       credential,
       snapshotFile: opts.snapshot,
+      maxSnapshotBytesTotal,
       scenarioDirs: splitList(opts.scenarios),
       accessLog,
     });

@@ -9,7 +9,7 @@ import {
 } from '../http/connection-limits.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from '../inspector/request-log.js';
 
-/** Default requests per second per partner (documented in the README). */
+/** Default requests per second per partner (documented in docs/server.md). */
 export const DEFAULT_RATE_LIMIT = 100;
 
 /** Declares the `serve` options on its command (the hosted-safety ones are added after the action). */
@@ -58,7 +58,7 @@ export function serveOptions(command: Command): Command {
     )
     .option(
       '--timings <list>',
-      'automatic delays, e.g. contract_generation=0s,offer_validity=7d (see the README for the names)',
+      'automatic delays, e.g. contract_generation=0s,offer_validity=7d (names: docs/lifecycle.md)',
       '',
     )
     .option('--seed <text>', 'make every generated value (ids, secrets, tokens) reproducible from this seed')
@@ -87,6 +87,11 @@ export function serveOptions(command: Command): Command {
       '--request-timeout <ms>',
       'a client that has not sent its whole request (body included) within this many ms is answered 408 and cut off',
       String(DEFAULT_REQUEST_TIMEOUT_MS),
+    )
+    .option(
+      '--max-snapshot-bytes-total <size>',
+      'snapshot bytes (as JSON) the instance keeps for all partners together, e.g. 128mb (env CREDIT_SANDBOX_MAX_SNAPSHOT_BYTES_TOTAL)',
+      process.env.CREDIT_SANDBOX_MAX_SNAPSHOT_BYTES_TOTAL ?? '128mb',
     )
     .option(
       '--snapshot <file>',

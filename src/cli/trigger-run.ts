@@ -3,17 +3,27 @@ import type { EventType } from '../engine/event-types.js';
 import type { SandboxClient } from './client.js';
 import { FailedError, type Output } from './context.js';
 import type { SandboxEvent } from './events.js';
+import { RetryingClient } from './retrying-client.js';
 import type { Overrides } from './trigger-overrides.js';
 import { type Journey, RECIPES, STAGES, type Stage } from './trigger-stages.js';
 
-/** Creates what `type` needs (a customer with `cpf`, …) and drives it until the event fires. */
+/**
+ * Creates what `type` needs (a customer with `cpf`, …) and drives it until the event fires. Its
+ * calls follow the retry recipe (RetryingClient), so a partner's fault rules — a lost answer, a
+ * 503, a reset — slow it down without stopping it or leaving a second object behind.
+ */
 export async function trigger(
-  client: SandboxClient,
+  plain: SandboxClient,
   type: EventType,
   cpf: string,
   overrides: Overrides,
   out: Output,
 ): Promise<number> {
+  const client = new RetryingClient(plain, {
+    attempts: 8,
+    timeoutMs: 15_000,
+    onRetry: (what) => out.progress(`  ↻ ${what}`),
+  });
   const latest = async () =>
     (await client.call<{ data: SandboxEvent[] }>('GET', '/v3/sandbox/events', { query: { type, limit: 1 } }))
       .data[0];

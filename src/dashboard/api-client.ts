@@ -20,6 +20,8 @@ export interface DashboardApi {
   get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<ApiResult<T>>;
   post<T>(path: string, body?: unknown, extra?: Partial<InProcessBindings>): Promise<ApiResult<T>>;
   delete<T>(path: string): Promise<ApiResult<T>>;
+  /** The answer as it came (a file to download); `body` sent as is with its content type. */
+  raw(method: string, path: string, body?: { data: Uint8Array; contentType: string }): Promise<Response>;
 }
 
 /** Sends a request through the app and reads its JSON or problem answer. */
@@ -74,6 +76,18 @@ export function sessionApi(deps: AppDeps, fetch: AppFetch, session: DashboardSes
     },
     post: (path, body, extra) => send('POST', path, body ?? {}, extra),
     delete: (path) => send('DELETE', path, undefined),
+    raw: (method, path, body) =>
+      fetch(
+        new Request(`${ORIGIN}${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${token()}`,
+            ...(body ? { 'content-type': body.contentType } : {}),
+          },
+          ...(body ? { body: body.data } : {}),
+        }),
+        { dashboard: true },
+      ),
   };
 }
 

@@ -79,6 +79,15 @@ export const Layout = ({
             </a>
           ))}
         </nav>
+        <form class="search" method="get" action="/dashboard/search">
+          <input
+            name="q"
+            type="search"
+            placeholder="Search: a name, ln_…, evt_…"
+            aria-label="Search a name or an id"
+            size={28}
+          />
+        </form>
         <div class="who">
           <span title={ctx.partnerId}>
             {ctx.partnerName} · <code>{ctx.clientId}</code>

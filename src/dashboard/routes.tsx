@@ -16,7 +16,9 @@ import { loanPages } from './pages/loans.js';
 import { overviewPage } from './pages/overview.js';
 import { requestPages } from './pages/requests.js';
 import { scenarioPages } from './pages/scenarios.js';
+import { searchPage } from './pages/search.js';
 import { SignInPage } from './pages/sign-in.js';
+import { MAX_IMPORT_UPLOAD } from './pages/snapshot-files.js';
 import { snapshotPages } from './pages/snapshots.js';
 import { webhookPages } from './pages/webhooks.js';
 import {
@@ -67,7 +69,15 @@ export function dashboardRoutes(deps: AppDeps, fetch: AppFetch): Hono<DashboardE
       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
     );
   });
-  app.use('/dashboard/*', bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.text('Form too large', 413) }));
+  // Forms are small; the snapshot import form carries an exported file (a snapshot's own bound).
+  const formLimit = bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.text('Form too large', 413) });
+  const fileLimit = bodyLimit({
+    maxSize: MAX_IMPORT_UPLOAD,
+    onError: (c) => c.text('File too large: a snapshot holds at most 16 MiB', 413),
+  });
+  app.use('/dashboard/*', (c, next) =>
+    c.req.path === '/dashboard/snapshot-files/import' ? fileLimit(c, next) : formLimit(c, next),
+  );
 
   app.get('/dashboard/assets/:name', (c) => {
     const name = c.req.param('name');
@@ -176,5 +186,6 @@ export function dashboardRoutes(deps: AppDeps, fetch: AppFetch): Hono<DashboardE
   faultPages(app, pageDeps);
   scenarioPages(app, pageDeps);
   snapshotPages(app, pageDeps);
+  searchPage(app, pageDeps);
   return app;
 }

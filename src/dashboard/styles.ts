@@ -11,13 +11,14 @@ header.top .brand{font-weight:700;color:#fff}
 header.top nav{display:flex;flex-wrap:wrap;gap:.2rem}
 header.top nav a{color:#cbd5e1;padding:.25rem .55rem;border-radius:6px}
 header.top nav a[aria-current=page]{background:#374151;color:#fff}
+header.top form.search input{padding:.25rem .5rem;border-radius:6px;border:1px solid #4b5563;background:#1f2937;color:#fff}
 header.top .who{margin-left:auto;display:flex;gap:.6rem;align-items:center;font-size:.85rem;color:#cbd5e1}
 header.top .who code{background:#374151;color:#e5e7eb}
 header.top .who button{background:none;border:1px solid #4b5563;color:#e5e7eb;padding:.2rem .6rem;font-size:.85rem}
 .clockbar{background:#1f2937;color:#e5e7eb;font-size:.85rem;padding:.35rem 1rem;display:flex;flex-wrap:wrap;gap:.2rem 1.2rem}
 .clockbar strong{color:#fff}
 main{max-width:72rem;margin:0 auto;padding:1rem}
-h1{font-size:1.45rem;margin:.4rem 0 1rem}h2{font-size:1.1rem;margin:1.4rem 0 .6rem}
+h1{font-size:1.45rem;margin:.4rem 0 1rem;overflow-wrap:anywhere}h2{font-size:1.1rem;margin:1.4rem 0 .6rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:1rem;margin-bottom:1rem}
 .grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr))}
 .stat{display:flex;justify-content:space-between;gap:.5rem;padding:.2rem 0;border-bottom:1px dashed var(--line)}
@@ -40,7 +41,7 @@ pre{background:#0f172a;color:#e2e8f0;padding:.7rem;border-radius:8px;overflow:au
 form.inline{display:inline-flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:0 .3rem .3rem 0}
 label{font-size:.85rem;color:var(--muted);display:inline-flex;flex-direction:column;gap:.15rem}
 input,select{font:inherit;padding:.35rem .5rem;border:1px solid #c5cad3;border-radius:6px;background:#fff;min-width:0}
-button{font:inherit;padding:.35rem .8rem;border-radius:6px;border:1px solid #9aa3b2;background:#fff;cursor:pointer}
+button,a.button{font:inherit;padding:.35rem .8rem;border-radius:6px;border:1px solid #9aa3b2;background:#fff;cursor:pointer;color:var(--fg);display:inline-block}
 button.primary{background:var(--accent);border-color:var(--accent);color:#fff}
 button.danger{color:var(--red);border-color:#e6a39c}
 .flash{padding:.6rem .8rem;border-radius:8px;margin-bottom:1rem}
@@ -59,7 +60,7 @@ ol.steps{padding-left:1.2rem}ol.steps li{margin:.25rem 0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
 dl.facts dt{color:var(--muted);font-size:.85rem}dl.facts dd{margin:0;overflow-wrap:anywhere}
 td.payload{width:100%;max-width:0}td.payload pre{max-width:none;white-space:pre-wrap;overflow-wrap:anywhere}
-@media (max-width:640px){main{padding:.6rem}header.top .who{margin-left:0}
+@media (max-width:640px){main{padding:.6rem}header.top .who{margin-left:0}header.top form.search{flex:1 1 100%}header.top form.search input{width:100%}
 table.stack thead{display:none}table.stack tr{display:block;border-bottom:2px solid var(--line);padding:.3rem 0}
 table.stack td{display:block;border:0;padding:.2rem .4rem;text-align:right;overflow-wrap:anywhere}
 table.stack td::before{content:attr(data-label);float:left;margin-right:1rem;color:var(--muted);font-size:.8rem}

@@ -20,7 +20,7 @@ export const SANDBOX_ERRORS = {
   clock_jump_too_large: {
     status: 422,
     title: 'Clock jump too large',
-    help: 'One advance moves a partner clock at most 3660 days (10 years), so a typo cannot make the sandbox run millions of jobs. Advance in several steps if you really need more.',
+    help: 'One advance moves a partner clock at most 3660 days (10 years), so a typo cannot make the sandbox run millions of jobs; advance in several steps if you really need more. A clock reads at most 9899-12-31T23:59:59.999Z, so everything it dates (due dates, offer validity, retries) stays within year 9999.',
   },
   quota_exceeded: {
     status: 422,
@@ -55,7 +55,12 @@ export const SANDBOX_ERRORS = {
   snapshot_invalid: {
     status: 422,
     title: 'Snapshot document invalid',
-    help: 'An import takes the document `GET /v3/sandbox/snapshots/{name}/export` answered, unchanged: `format` "credit-sandbox-snapshot", a known `version` (1), and every table as exported. Nothing was imported; the detail names the first problem.',
+    help: 'An import takes the document `GET /v3/sandbox/snapshots/{name}/export` answered, unchanged: `format` "credit-sandbox-snapshot", a known `version` (1), and every row as the sandbox writes it (its table\'s fields and types, ids that name rows of the same world, webhook URLs this sandbox accepts). Nothing was imported; the detail names the first problem (table, row id and field) and `errors` lists up to 10.',
+  },
+  snapshot_storage_full: {
+    status: 507,
+    title: 'Snapshot storage of the instance full',
+    help: 'A sandbox instance keeps a bounded number of snapshot bytes for all its partners together (`--max-snapshot-bytes-total`, 128 MiB by default, counted as JSON). Nothing was kept. Delete snapshots that are no longer needed (`DELETE /v3/sandbox/snapshots/{name}`), or raise the bound where the sandbox is run.',
   },
   provider_state_failed: {
     status: 422,

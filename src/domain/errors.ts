@@ -105,6 +105,8 @@ export const ERROR_CATALOG = {
   service_unavailable: HTTP_ERRORS.service_unavailable,
   gateway_timeout: HTTP_ERRORS.gateway_timeout,
   internal_error: HTTP_ERRORS.internal_error,
+  // 507: the instance has no room left to keep it.
+  snapshot_storage_full: SANDBOX_ERRORS.snapshot_storage_full,
 } as const satisfies Record<AreaCode, ErrorCatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

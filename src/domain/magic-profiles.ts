@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/** Outcomes a magic CPF forces (see fixtures/magic-profiles.json and the README). */
+/** Outcomes a magic CPF forces (see fixtures/magic-profiles.json and docs/lifecycle.md). */
 export type MagicBehaviour =
   | 'document_rejected_once'
   | 'correction_requested'

@@ -7,6 +7,7 @@ import {
 } from '../store/partner-world.js';
 import type { PartnerWorld, SavedClock, SnapshotRecord } from '../store/snapshot-records.js';
 import type { Store } from '../store/store.js';
+import type { TableIndex } from '../store/types.js';
 import { ApiError } from './errors.js';
 
 /** DESIGN "Snapshots": names are short, lowercase and safe in URLs and file names. */
@@ -15,6 +16,11 @@ export const SNAPSHOT_NAME = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
 export const MAX_SNAPSHOTS_PER_PARTNER = 20;
 export const MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024;
 export const MAX_PARTNER_SNAPSHOT_BYTES = 64 * 1024 * 1024;
+/**
+ * Default bound of the snapshot bytes (as JSON, decompressed) one instance keeps for all its
+ * partners together (`--max-snapshot-bytes-total`). Memory follows it: see docs/snapshots.md.
+ */
+export const DEFAULT_MAX_SNAPSHOT_BYTES_TOTAL = 128 * 1024 * 1024;
 
 export const SNAPSHOT_FORMAT = 'credit-sandbox-snapshot';
 export const SNAPSHOT_VERSION = 1;
@@ -71,20 +77,26 @@ export function deleteSnapshot(store: Store, partnerId: string, name: string): S
   return row;
 }
 
+/** What the bounds of snapshots need to know of a new one (see `refuseWithoutRoom`). */
+export interface SnapshotRoom {
+  name: string;
+  /** Its size as JSON, the bounds' measure. */
+  bytes: number;
+  replace: boolean;
+  /** The instance's bound (`--max-snapshot-bytes-total`); the default when absent. */
+  maxTotalBytes?: number | undefined;
+}
+
 /**
- * Keeps `world` as the partner's snapshot `name` within the bounds (count, bytes each and
- * together). An existing name is refused unless `replace`.
+ * Refuses a snapshot the bounds have no room for: a taken name (unless `replace`), the count per
+ * partner, the size of one, the partner's total, the instance's total. An import asks first with
+ * an estimate, before it reads the document; keeping asks again with the exact size.
  */
-export function keepSnapshot(
-  store: Store,
-  partnerId: string,
-  name: string,
-  world: PartnerWorld,
-  options: { replace: boolean },
-): SnapshotRecord {
+export function refuseWithoutRoom(store: Store, partnerId: string, room: SnapshotRoom): void {
+  const { name, bytes } = room;
   const id = snapshotId(partnerId, name);
   const existing = store.snapshots.get(id);
-  if (existing && !options.replace) {
+  if (existing && !room.replace) {
     throw new ApiError(
       'snapshot_exists',
       `This partner already has a snapshot named "${name}" (saved at ${existing.saved_at}). Send "replace": true to overwrite it, or pick another name.`,
@@ -98,8 +110,6 @@ export function keepSnapshot(
       `This partner already keeps ${others.length} snapshots, the most allowed (${MAX_SNAPSHOTS_PER_PARTNER}). Delete one first.`,
     );
   }
-  // The size the bounds count: the world as JSON, as the export and the persistence write it.
-  const bytes = worldBytes(world.tables) + 200;
   if (bytes > MAX_SNAPSHOT_BYTES) {
     throw new ApiError(
       'snapshot_limit_reached',
@@ -113,6 +123,32 @@ export function keepSnapshot(
       `This partner's snapshots would hold ${kept + bytes} bytes together; at most ${MAX_PARTNER_SNAPSHOT_BYTES} are kept. Delete snapshots you no longer need.`,
     );
   }
+  const maxTotal = room.maxTotalBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES_TOTAL;
+  const held = instanceSnapshotBytes(store) - (existing?.bytes ?? 0);
+  if (held + bytes > maxTotal) {
+    throw new ApiError(
+      'snapshot_storage_full',
+      `This sandbox instance keeps at most ${maxTotal} bytes of snapshots for all its partners together (--max-snapshot-bytes-total); ${held} are kept and this one is ${bytes}. Delete snapshots you no longer need (this partner's or others'), or ask whoever runs the sandbox to raise the bound.`,
+    );
+  }
+}
+
+/**
+ * Keeps `world` as the partner's snapshot `name` within the bounds (count, bytes each and
+ * together, the instance's total). An existing name is refused unless `replace`.
+ */
+export function keepSnapshot(
+  store: Store,
+  partnerId: string,
+  name: string,
+  world: PartnerWorld,
+  options: { replace: boolean; maxTotalBytes?: number | undefined },
+): SnapshotRecord {
+  const id = snapshotId(partnerId, name);
+  const existing = store.snapshots.get(id);
+  // The size the bounds count: the world as JSON, as the export and the persistence write it.
+  const bytes = worldBytes(world.tables) + 200;
+  refuseWithoutRoom(store, partnerId, { name, bytes, ...options });
   const row: SnapshotRecord = {
     id,
     seq: store.nextSeq(),
@@ -123,6 +159,32 @@ export function keepSnapshot(
     world,
   };
   return existing ? store.snapshots.replace(row) : store.snapshots.insert(row);
+}
+
+/** Sums the `bytes` of every snapshot a store holds, kept in step with the table. */
+class SnapshotBytes implements TableIndex<SnapshotRecord> {
+  total = 0;
+  add(row: SnapshotRecord): void {
+    this.total += row.bytes;
+  }
+  remove(row: SnapshotRecord): void {
+    this.total -= row.bytes;
+  }
+  clear(): void {
+    this.total = 0;
+  }
+}
+
+const totals = new WeakMap<Store, SnapshotBytes>();
+
+/** Bytes (as JSON) of every snapshot this instance holds, all partners together. */
+export function instanceSnapshotBytes(store: Store): number {
+  let sum = totals.get(store);
+  if (!sum) {
+    sum = store.snapshots.index(new SnapshotBytes());
+    totals.set(store, sum);
+  }
+  return sum.total;
 }
 
 /** The export document of a snapshot. */

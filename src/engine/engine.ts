@@ -4,12 +4,14 @@ import type { IdSource, RandomBytes } from '../lib/ids.js';
 import type { Random, RandomSource } from '../lib/random.js';
 import { type RandomStream, type RandomStreams, unseededStreams } from '../lib/random-streams.js';
 import type { Persistence } from '../store/persistence.js';
+import { LATEST_CLOCK_MS } from '../store/record-rules.js';
 import type { EventRecord, JsonObject, PartnerRecord } from '../store/records.js';
 import { StorageUnavailableError } from '../store/storage-health.js';
 import type { Store } from '../store/store.js';
 import { type Clock, clockReading, fixedClock, frozen, initialClock, movedTo, resumed } from './clock.js';
 import type { DomainContext, JobHandler } from './context.js';
 import type { EventType } from './event-types.js';
+import type { JobPayloadSchema } from './job-payloads.js';
 import { partnerClock } from './partner-clock.js';
 import { Scheduler } from './scheduler.js';
 import { DEFAULT_TIMINGS, type Timings } from './timings.js';
@@ -60,6 +62,7 @@ export function clockViewAt(partner: PartnerRecord, nowMs: number): ClockView {
 export class Engine {
   readonly scheduler: Scheduler;
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly payloads = new Map<string, JobPayloadSchema>();
   private readonly sinks: EventSink[] = [];
   /** One live clock per partner: it reads the partner's state on each call, so it never goes stale. */
   private readonly clocks = new Map<string, Clock>();
@@ -92,9 +95,15 @@ export class Engine {
     });
   }
 
-  /** Registers the body of a job kind. */
-  handle(kind: string, handler: JobHandler): void {
+  /** Registers the body of a job kind and the shape of its payload (imports are checked against it). */
+  handle(kind: string, handler: JobHandler, payload: JobPayloadSchema): void {
     this.handlers.set(kind, handler);
+    this.payloads.set(kind, payload);
+  }
+
+  /** The payload shape of a job kind the engine runs; undefined for a kind it does not know. */
+  jobPayload(kind: string): JobPayloadSchema | undefined {
+    return this.payloads.get(kind);
   }
 
   onEvent(sink: EventSink): void {
@@ -235,6 +244,13 @@ export class Engine {
         'clock_jump_too_large',
         `One advance moves the clock at most ${MAX_ADVANCE_MS / DAY_MS} days; ${new Date(targetMs).toISOString()} is further. Advance in steps.`,
         'by',
+      );
+    }
+    if (targetMs >= LATEST_CLOCK_MS) {
+      throw new CodedError(
+        'clock_jump_too_large',
+        `A partner clock reads at most ${new Date(LATEST_CLOCK_MS - 1).toISOString()} (what it dates must stay within year 9999); ${new Date(targetMs).toISOString()} is later.`,
+        'to',
       );
     }
     this.scheduler.runDue(partnerId, targetMs);

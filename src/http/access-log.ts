@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { redactTarget } from '../inspector/redact.js';
+import { redactTarget } from '../lib/redact.js';
 
 /** `--log`: one line per request for people (`pretty`), for log collectors (`json`), or none. */
 export type AccessLogFormat = 'pretty' | 'json' | 'off';

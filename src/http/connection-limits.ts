@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { ApiError } from '../domain/errors.js';
 import { problemBody } from './problem.js';
 
-/** Defaults of the server's slow-client limits (documented in the README). */
+/** Defaults of the server's slow-client limits (documented in docs/server.md). */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 32;

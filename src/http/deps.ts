@@ -40,6 +40,8 @@ export interface AppConfig {
   startTimeMs?: number | undefined;
   /** A Brazilian state whose holidays join the national banking calendar (`--holidays-region`). */
   holidaysRegion?: string | null | undefined;
+  /** Snapshot bytes (as JSON) the instance keeps for all partners together (`--max-snapshot-bytes-total`). */
+  maxSnapshotBytesTotal?: number | undefined;
 }
 
 export interface PartnerQuotas {

@@ -1,11 +1,19 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type Context, Hono } from 'hono';
 import { ERROR_CATALOG, type ErrorCode } from '../domain/errors.js';
 import { escapeHtml, page } from './html.js';
 
-const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+// The build copies these files next to the compiled module (scripts/copy-build-assets.mjs), so
+// the published package does not depend on swagger-ui-dist; src/ run from a checkout reads them
+// from the swagger-ui-dist dev dependency.
+const copied = fileURLToPath(new URL('./swagger-ui/', import.meta.url));
+const swaggerDir = existsSync(copied)
+  ? copied
+  : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { redactJsonText } from '../lib/redact.js';
 import { keptRequestBody, keptResponseText, MAX_KEPT_BODY_CHARS } from './kept-body.js';
-import { redactJsonText } from './redact.js';
 
 describe('what the inspector keeps of a body', () => {
   it('keeps a short JSON body parsed, secrets redacted', () => {

@@ -1,5 +1,5 @@
+import { redact, redactText } from '../lib/redact.js';
 import type { JsonValue } from '../store/records.js';
-import { redact, redactText } from './redact.js';
 
 /**
  * The most of a request or response body the inspector keeps, in characters (UTF-16 code units).

@@ -1,9 +1,9 @@
 import { notFound } from '../domain/errors.js';
 import { invalidCursor, type Page } from '../domain/pagination.js';
+import { redactQuery, redactValues } from '../lib/redact.js';
 import type { RequestRecord } from '../store/request-records.js';
 import type { Store } from '../store/store.js';
 import { keptResponseText } from './kept-body.js';
-import { redactQuery, redactValues } from './redact.js';
 
 /** How many requests each partner's log keeps unless `--request-log-size` says otherwise. */
 export const DEFAULT_REQUEST_LOG_SIZE = 1000;

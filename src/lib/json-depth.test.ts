@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDepth } from './json-depth.js';
+import { compactJsonBytes, jsonDepth } from './json-depth.js';
 
 describe('jsonDepth', () => {
   it('counts nesting of arrays and objects', () => {
@@ -21,5 +21,19 @@ describe('jsonDepth', () => {
 
   it('costs one indexOf for a long string', () => {
     expect(jsonDepth(`{"name":"${'a'.repeat(15 * 1024 * 1024)}"}`, 64)).toBe(1);
+  });
+});
+
+describe('compactJsonBytes', () => {
+  it('is the size JSON.stringify writes, blanks between tokens left out', () => {
+    for (const value of [
+      { a: [1, 2, { b: 'x y "z" \\ é' }], c: null },
+      [],
+      'text with  blanks',
+      { 'k e y': ' ' },
+    ]) {
+      const pretty = JSON.stringify(value, null, 2);
+      expect(compactJsonBytes(pretty)).toBe(Buffer.byteLength(JSON.stringify(value)));
+    }
   });
 });

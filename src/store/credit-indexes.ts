@@ -1,4 +1,4 @@
-import { byField, SortedIndex } from './indexes.js';
+import { byField, GroupIndex, SortedIndex } from './indexes.js';
 import type { CreditOfferRecord, LoanRecord, TransactionRecord } from './records.js';
 import type { Table } from './table.js';
 
@@ -38,9 +38,11 @@ export function loanIndexes(table: Table<LoanRecord>) {
   return partnerLists<LoanRecord>(table);
 }
 
-/** A loan's installments by installment number (key: loan id). */
+/** A loan's installments by installment number (key: loan id); the partner's by status (counts). */
 export function transactionIndexes(table: Table<TransactionRecord>) {
   return {
+    /** Key: `${partner_id}|${status}` (the dashboard's installment counts: a size, not a scan). */
+    byStatus: table.index(new GroupIndex<TransactionRecord>((r) => `${r.partner_id}|${r.status}`)),
     byLoan: table.index(
       new SortedIndex<TransactionRecord>(
         (r) => r.loan_id,

@@ -138,8 +138,8 @@ export class SortedIndex<T> implements TableIndex<T> {
       if (list.length === 0) this.groups.delete(k);
       return;
     }
-    const at = this.lowerBound(list, row);
-    if (list[at] === row) list.splice(at, 1);
+    const at = this.find(list, row);
+    if (at >= 0) list.splice(at, 1);
     if (list.length === 0) this.groups.delete(k);
   }
   /**
@@ -175,8 +175,20 @@ export class SortedIndex<T> implements TableIndex<T> {
   positionOf(key: string, row: T): number {
     const list = this.groups.get(key);
     if (!list) return -1;
-    const at = this.lowerBound(list, row);
-    return list[at] === row ? at : -1;
+    return this.find(list, row);
+  }
+
+  /**
+   * Where `row` itself is in `list`, or -1: its rank by binary search, then past rows that rank
+   * equal (the order is total for rows the API writes, but rows an older version let in may tie).
+   */
+  private find(list: readonly T[], row: T): number {
+    for (let at = this.lowerBound(list, row); at < list.length; at++) {
+      const held = list[at] as T;
+      if (held === row) return at;
+      if (this.order(held, row) !== 0) return -1;
+    }
+    return -1;
   }
 
   private lowerBound(list: readonly T[], row: T): number {

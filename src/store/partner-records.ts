@@ -1,4 +1,6 @@
 /** Record shapes of partners and their sandbox state: clocks, credentials, idempotency keys, fault rules. */
+import { z } from 'zod';
+import { count, epochMs, partnerId, seq, text } from './record-rules.js';
 
 /** A partner clock: real time + offset while running, or pinned at `frozen_at_ms`. */
 export interface ClockState {
@@ -31,21 +33,37 @@ export interface CredentialRecord {
   revoked_at: string | null;
 }
 
-export interface IdempotencyRecord {
+/** Statuses an idempotency key may replay: what the operations answer (never 1xx, 3xx, 5xx or a bodiless 204/205). */
+const replayableStatus = count(200, 499).refine(
+  (status) => (status < 300 ? status !== 204 && status !== 205 : status >= 400),
+  'must be a 2xx (not 204/205) or 4xx status',
+);
+
+/** A header value the replay sends back: visible ASCII and blanks only. */
+const headerValue = z.string().regex(/^[\t\x20-\x7e]{0,2048}$/, 'must be a header value (visible ASCII)');
+
+export const IdempotencyRecordSchema = z.strictObject({
   /** `${partner_id} ${key}`. */
-  id: string;
-  seq: number;
-  partner_id: string;
+  id: text(600, 1),
+  seq,
+  partner_id: partnerId,
   /**
    * The operation the key was first used on (`POST /v3/customers`); a replay answers only that
    * operation. Absent in files written before keys were bound to their operation.
    */
-  operation?: string;
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  expires_at_ms: number;
-}
+  operation: text(64 * 1024)
+    .refine(
+      (operation) => operation.startsWith('POST /v3/'),
+      'must be an operation like "POST /v3/customers"',
+    )
+    .optional(),
+  status: replayableStatus,
+  headers: z.strictObject({ 'content-type': headerValue.optional(), location: headerValue.optional() }),
+  body: text(16 * 1024 * 1024),
+  expires_at_ms: epochMs,
+});
+
+export type IdempotencyRecord = z.infer<typeof IdempotencyRecordSchema>;
 
 /**
  * What an API-side fault does to a matching call, as the partner wrote it (`POST

@@ -1,4 +1,5 @@
 import { GroupIndex } from './indexes.js';
+import { SEQ_CEILING } from './record-rules.js';
 import { IdleRowSizer, rowJsonBytes } from './row-sizes.js';
 import type { WorldRow, WorldTables } from './snapshot-records.js';
 import type { Store } from './store.js';
@@ -122,13 +123,46 @@ export function replaceWorldTables(store: Store, partnerId: string, tables: Worl
     const upserts = present.size === 0 ? wanted : wanted.filter((row) => !present.has(row));
     if (deletes.length > 0 || upserts.length > 0) tableOf(store, name).apply({ upserts, deletes });
   }
-  // The insertion counter orders events and jobs; it continues past every row put back (an
-  // import brings rows numbered on another sandbox).
+  // The insertion counter orders events and jobs; it continues past every row put back. Rows of a
+  // snapshot were numbered by this store (an import renumbers its rows first: `renumberWorld`), so
+  // this moves the counter only for a world saved before a restart that lost the counter's tail.
   let maxSeq = store.meta.seq;
   for (const rows of Object.values(tables)) {
-    for (const row of rows) if (typeof row.seq === 'number' && row.seq > maxSeq) maxSeq = row.seq;
+    for (const row of rows) {
+      if (typeof row.seq === 'number' && row.seq > maxSeq && row.seq <= SEQ_CEILING) maxSeq = row.seq;
+    }
   }
   store.meta.seq = maxSeq;
+}
+
+/**
+ * Gives every row of a world a fresh number from the store's counter, in the order their own
+ * numbers gave them (ties: table order, then position). An imported world was numbered on another
+ * sandbox (or by hand): its numbers must never move the counter other partners' rows take theirs
+ * from. Changes the rows in place: call it on rows no table holds yet.
+ */
+export function renumberWorld(store: Store, tables: WorldTables): void {
+  const order: { row: WorldRow; seq: number; table: number; index: number }[] = [];
+  Object.values(tables).forEach((rows, table) => {
+    rows.forEach((row, index) => {
+      order.push({ row, seq: row.seq ?? 0, table, index });
+    });
+  });
+  order.sort((a, b) => a.seq - b.seq || a.table - b.table || a.index - b.index);
+  for (const entry of order) entry.row.seq = store.nextSeq();
+}
+
+/**
+ * Puts `tables` in place of every row the partner holds in the snapshot tables, whatever state an
+ * interrupted swap left the tables in (rows found by a scan, not by the partner's index): undoes an
+ * import that failed half-way. Slow (a pass over each table); only for that.
+ */
+export function forceWorldTables(store: Store, partnerId: string, tables: WorldTables): void {
+  for (const name of snapshotTableNames(store)) {
+    const table = tableOf(store, name);
+    table.deleteWhere((row) => row.partner_id === partnerId);
+    table.apply({ upserts: tables[name] ?? [], deletes: [] });
+  }
 }
 
 /**

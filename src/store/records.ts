@@ -4,6 +4,8 @@
  * each area live in `partner-`, `customer-`, `credit-` and `webhook-records.ts`, re-exported here;
  * events and jobs, which every area writes, stay here.
  */
+import { z } from 'zod';
+import { epochMs, idOf, instant, jsonObject, partnerId, seq } from './record-rules.js';
 
 export type {
   CreditOfferRecord,
@@ -34,6 +36,7 @@ export type {
   IdempotencyRecord,
   PartnerRecord,
 } from './partner-records.js';
+export type { JsonObject, JsonValue } from './record-rules.js';
 export type {
   ChaosActRecord,
   ChaosSettings,
@@ -44,26 +47,27 @@ export type {
   WebhookEndpointStatus,
 } from './webhook-records.js';
 
-/** JSON data an event or a job carries. */
-export type JsonObject = { [key: string]: JsonValue };
-export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
-
 /** One entry of a partner's event log; `timestamp` is the partner-clock time of the change. */
-export interface EventRecord {
-  id: string;
-  seq: number;
-  partner_id: string;
-  type: string;
-  timestamp: string;
-  data: JsonObject;
-}
+export const EventRecordSchema = z.strictObject({
+  id: idOf('evt_'),
+  seq,
+  partner_id: partnerId,
+  /** Checked by the import against the event types the engine knows. */
+  type: z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'must be an event type like customer.created'),
+  timestamp: instant,
+  data: jsonObject,
+});
 
 /** A timed job: runs when the partner clock reaches `due_at_ms`, seeing that time as `now`. */
-export interface JobRecord {
-  id: string;
-  seq: number;
-  partner_id: string;
-  kind: string;
-  due_at_ms: number;
-  payload: JsonObject;
-}
+export const JobRecordSchema = z.strictObject({
+  id: idOf('job_'),
+  seq,
+  partner_id: partnerId,
+  /** Checked by the import against the job kinds the engine runs (each with its payload's shape). */
+  kind: z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'must be a job kind like loan.generate_contract'),
+  due_at_ms: epochMs,
+  payload: jsonObject,
+});
+
+export type EventRecord = z.infer<typeof EventRecordSchema>;
+export type JobRecord = z.infer<typeof JobRecordSchema>;

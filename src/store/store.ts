@@ -4,6 +4,7 @@ import { biometricsSessionIndexes, customerIndexes } from './customer-indexes.js
 import { HeapIndex } from './heap-index.js';
 import { byField, SortedIndex } from './indexes.js';
 import { PARTNER_STREAM_PREFIX, type RandomCounterRecord } from './random-counters.js';
+import { nextExactSeq } from './record-rules.js';
 import type {
   BiometricsSessionRecord,
   CredentialRecord,
@@ -159,9 +160,9 @@ export class Store {
     return removed;
   }
 
-  /** Next value of the store-wide insertion counter. */
+  /** Next value of the store-wide insertion counter, which must stay exact (see seq-repair.ts). */
   nextSeq(): number {
-    this.meta.seq += 1;
+    this.meta.seq = nextExactSeq(this.meta.seq);
     return this.meta.seq;
   }
 

@@ -12,6 +12,11 @@ export interface StoreMeta {
    * `randomCounters` (files written before keep theirs here, read on from there).
    */
   random_counters?: Record<string, number>;
+  /**
+   * Set once this version's checks of stored rows (`stored-world-repair.ts`) ran over the whole
+   * data file: later starts skip them (every row written since was checked on its way in).
+   */
+  rows_checked?: number;
 }
 
 /** Everything the store persists, as written to `--data FILE`. */

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Store } from './store.js';
-import { upgradeEndpointRow, type WebhookEndpointRecord } from './webhook-records.js';
+import {
+  MAX_PREVIOUS_SECRETS,
+  upgradeEndpointRow,
+  type WebhookEndpointRecord,
+  WebhookEndpointRecordSchema,
+} from './webhook-records.js';
 
 const current: WebhookEndpointRecord = {
   id: 'we_1',
@@ -53,5 +58,57 @@ describe('endpoint rows written before several previous secrets were kept', () =
       },
     });
     expect(replayed.webhookEndpoints.get('we_1')).toEqual(current);
+  });
+});
+
+describe('WebhookEndpointRecordSchema (imports and stored rows are checked against it)', () => {
+  const secret = (n: number) => `whsec_${String(n).padStart(2, '0')}${'A'.repeat(30)}`;
+  const row = {
+    ...current,
+    id: `we_${'a'.repeat(32)}`,
+    partner_id: `ptn_${'b'.repeat(32)}`,
+    secret: secret(0),
+    previous_secrets: [{ secret: secret(1), expires_at: '2026-03-02T13:00:00.000Z' }],
+  };
+  const legacyRow = (previous: unknown, expiresAt: unknown) => {
+    const { previous_secrets: _dropped, ...rest } = row;
+    return { ...rest, previous_secret: previous, previous_secret_expires_at: expiresAt };
+  };
+
+  it('accepts rows of today and rows written before (read as previous_secrets)', () => {
+    expect(WebhookEndpointRecordSchema.parse(row)).toEqual(row);
+    expect(WebhookEndpointRecordSchema.parse(legacyRow(secret(1), '2026-03-02T13:00:00.000Z'))).toEqual(row);
+    expect(WebhookEndpointRecordSchema.parse(legacyRow(null, null))).toEqual({
+      ...row,
+      previous_secrets: [],
+    });
+  });
+
+  it('refuses more than MAX_PREVIOUS_SECRETS, bad secrets and legacy fields no version wrote', () => {
+    const many = Array.from({ length: MAX_PREVIOUS_SECRETS + 1 }, (_, i) => ({
+      secret: secret(i + 1),
+      expires_at: '2026-03-02T13:00:00.000Z',
+    }));
+    expect(
+      WebhookEndpointRecordSchema.safeParse({ ...row, previous_secrets: many.slice(0, 10) }).success,
+    ).toBe(true);
+    expect(WebhookEndpointRecordSchema.safeParse({ ...row, previous_secrets: many }).success).toBe(false);
+    const bad = { ...row, previous_secrets: [{ secret: 'nope', expires_at: '2026-03-02T13:00:00.000Z' }] };
+    expect(WebhookEndpointRecordSchema.safeParse(bad).error?.issues[0]?.path).toEqual([
+      'previous_secrets',
+      0,
+      'secret',
+    ]);
+    // One of the pair without the other, or of another type: named, not dropped unseen.
+    for (const [previous, expiresAt] of [
+      [secret(1), null],
+      [null, '2026-03-02T13:00:00.000Z'],
+      [42, '2026-03-02T13:00:00.000Z'],
+    ]) {
+      expect(WebhookEndpointRecordSchema.safeParse(legacyRow(previous, expiresAt)).success).toBe(false);
+    }
+    expect(
+      WebhookEndpointRecordSchema.safeParse(legacyRow('whsec_short', '2026-03-02T13:00:00.000Z')).success,
+    ).toBe(false);
   });
 });

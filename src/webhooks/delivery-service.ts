@@ -1,5 +1,6 @@
 import { fixedClock } from '../engine/clock.js';
 import type { Engine } from '../engine/engine.js';
+import { idsPayload } from '../engine/job-payloads.js';
 import { type Persistence, WriteFailedError } from '../store/persistence.js';
 import { StorageUnavailableError } from '../store/storage-health.js';
 import type { Store } from '../store/store.js';
@@ -105,28 +106,32 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
 
   // Attempts waiting for the flush that makes them (and the event behind them) durable.
   const unflushed = new Set<Promise<void>>();
-  engine.handle(ATTEMPT_JOB, (ctx, payload) => {
-    const attempt = beginAttempt(ctx, String(payload.delivery_id));
-    if (!attempt) return;
-    outstanding.add(attempt);
-    // Sent only once durable: an event whose write fails is rolled back and never reaches anyone.
-    const waiting: Promise<void> = persistence
-      .flush()
-      .then(
-        () => sendIfKept(attempt),
-        (error: unknown) => {
-          if (error instanceof WriteFailedError && !error.partnerIds.includes(attempt.partnerId)) {
-            sendIfKept(attempt); // another partner's rows were refused; this one's were written
-            return;
-          }
-          outstanding.delete(attempt);
-          if (!(error instanceof StorageUnavailableError))
-            onError('persisting a webhook attempt failed', error);
-        },
-      )
-      .finally(() => unflushed.delete(waiting));
-    unflushed.add(waiting);
-  });
+  engine.handle(
+    ATTEMPT_JOB,
+    (ctx, payload) => {
+      const attempt = beginAttempt(ctx, String(payload.delivery_id));
+      if (!attempt) return;
+      outstanding.add(attempt);
+      // Sent only once durable: an event whose write fails is rolled back and never reaches anyone.
+      const waiting: Promise<void> = persistence
+        .flush()
+        .then(
+          () => sendIfKept(attempt),
+          (error: unknown) => {
+            if (error instanceof WriteFailedError && !error.partnerIds.includes(attempt.partnerId)) {
+              sendIfKept(attempt); // another partner's rows were refused; this one's were written
+              return;
+            }
+            outstanding.delete(attempt);
+            if (!(error instanceof StorageUnavailableError))
+              onError('persisting a webhook attempt failed', error);
+          },
+        )
+        .finally(() => unflushed.delete(waiting));
+      unflushed.add(waiting);
+    },
+    idsPayload({ delivery_id: 'dlv_' }),
+  );
   // An attempt a restore abandoned meanwhile is not sent.
   const sendIfKept = (attempt: PreparedAttempt): void => {
     if (outstanding.has(attempt)) dispatcher.dispatch(attempt);

@@ -1,8 +1,13 @@
 import { ApiError } from '../domain/errors.js';
 import type { Engine } from '../engine/engine.js';
-import { findTakenId, replaceWorldTables } from '../store/partner-world.js';
-import type { ClockState, DeliveryRecord } from '../store/records.js';
-import type { PartnerWorld } from '../store/snapshot-records.js';
+import {
+  captureWorldTables,
+  findTakenId,
+  forceWorldTables,
+  replaceWorldTables,
+} from '../store/partner-world.js';
+import type { ClockState, DeliveryRecord, PartnerRecord } from '../store/records.js';
+import type { PartnerWorld, SnapshotRecord } from '../store/snapshot-records.js';
 import type { Store } from '../store/store.js';
 import { resumeInterruptedDelivery } from './attempts.js';
 import type { WebhookDelivery } from './delivery-service.js';
@@ -72,15 +77,8 @@ export function putWorldInPlace(
   const clock: ClockState = world.clock.frozen
     ? { offset_ms: partner.clock.offset_ms, frozen_at_ms: savedMs }
     : { offset_ms: savedMs - deps.realNow(), frozen_at_ms: null };
-  store.partners.replace({ ...partner, clock });
-  if (deps.seeded) store.setRandomCounter(partnerStreamKey(partnerId), world.random_draws ?? 0);
-
+  settleWorld(deps, { ...partner, clock }, world.random_draws);
   const ctx = engine.context(partnerId);
-  for (const status of ['queued', 'sending']) {
-    for (const row of [...store.deliveryIdx.byStatus.rows(`${partnerId}|${status}`)]) {
-      resumeInterruptedDelivery(ctx, row.id);
-    }
-  }
   for (const attempt of abandoned) {
     const row = before.get(attempt.deliveryId);
     if (!row || store.deliveries.get(row.id)) continue;
@@ -109,4 +107,60 @@ export function putWorldInPlace(
   }
   engine.scheduler.arm(partnerId);
   return { abandoned: abandoned.length };
+}
+
+/**
+ * After a world's rows are in place: the partner row (its clock) as given, the seeded stream at
+ * the saved position, and deliveries that were waiting or in flight when the world was saved due
+ * again.
+ */
+function settleWorld(deps: WorldSwapDeps, partner: PartnerRecord, draws: number | null): void {
+  const { store, engine } = deps;
+  store.partners.replace(partner);
+  if (deps.seeded) store.setRandomCounter(partnerStreamKey(partner.id), draws ?? 0);
+  const ctx = engine.context(partner.id);
+  for (const status of ['queued', 'sending']) {
+    for (const row of [...store.deliveryIdx.byStatus.rows(`${partner.id}|${status}`)]) {
+      resumeInterruptedDelivery(ctx, row.id);
+    }
+  }
+}
+
+/** What a world swap may have to undo: the partner's world, its partner row and one snapshot. */
+export interface WorldBefore {
+  partner: PartnerRecord;
+  world: PartnerWorld;
+  snapshotId: string;
+  snapshot: SnapshotRecord | undefined;
+}
+
+/** Captures the partner's world (references to its immutable rows) before a swap that may fail. */
+export function worldBefore(deps: WorldSwapDeps, partnerId: string, snapshotId: string): WorldBefore {
+  const partner = deps.store.partners.get(partnerId);
+  if (!partner) throw new Error(`unknown partner ${partnerId}`);
+  return {
+    partner,
+    world: {
+      clock: deps.engine.clockView(partnerId),
+      random_draws: randomDraws(deps.store, partnerId, deps.seeded),
+      tables: captureWorldTables(deps.store, partnerId),
+    },
+    snapshotId,
+    snapshot: deps.store.snapshots.get(snapshotId),
+  };
+}
+
+/**
+ * Puts back what `worldBefore` captured, whatever a failed swap left behind (half-applied tables,
+ * a snapshot row kept): rows, partner row, clock and stream position, the snapshot row. Attempts
+ * the failed swap abandoned are due again, as after a restart.
+ */
+export function putWorldBack(deps: WorldSwapDeps, before: WorldBefore): void {
+  const { store } = deps;
+  const partnerId = before.partner.id;
+  forceWorldTables(store, partnerId, before.world.tables);
+  store.snapshots.deleteWhere((row) => row.id === before.snapshotId);
+  if (before.snapshot) store.snapshots.insert(before.snapshot);
+  settleWorld(deps, before.partner, before.world.random_draws);
+  deps.engine.scheduler.arm(partnerId);
 }

@@ -30,7 +30,7 @@ interface Ready {
 }
 
 describe('credit-sandbox listen --forward-to', () => {
-  it('relays a signed delivery that verifies with the printed secret, then deletes its endpoint', async () => {
+  it('relays a signed delivery that verifies with the printed secret, then disables its endpoint', async () => {
     app = await startReceiver();
     const listen = spawnCli(
       [
@@ -90,8 +90,10 @@ describe('credit-sandbox listen --forward-to', () => {
       webhook_id: delivery.headers['webhook-id'],
       status: 200,
     });
-    // The temporary endpoint is gone.
-    expect((await api<{ data: unknown[] }>('GET', '/v3/webhooks/endpoints')).body.data).toEqual([]);
+    // The endpoint stays for the next run, disabled: nothing is queued for a relay that is gone.
+    expect((await api<{ data: unknown[] }>('GET', '/v3/webhooks/endpoints')).body.data).toEqual([
+      expect.objectContaining({ id: ready.endpoint_id, status: 'disabled' }),
+    ]);
     await app.close();
   }, 30_000);
 

@@ -2,7 +2,9 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MatchersV3, PactV3, Verifier } from '@pact-foundation/pact';
+import { MatchersV3, PactV3, Verifier, type VerifierOptions } from '@pact-foundation/pact';
+import { Verifier as CoreVerifier } from '@pact-foundation/pact-core';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/testing/index.js';
 
@@ -32,17 +34,50 @@ async function getJson(baseUrl: string, path: string): Promise<Record<string, un
   return (await res.json()) as Record<string, unknown>;
 }
 
+type StateChange = (params?: unknown) => Promise<Record<string, string | number | boolean | null>>;
+type StateHandlers = Record<string, { setup: StateChange; teardown: StateChange }>;
+
+/**
+ * Pact JS's current way to set up provider states (`stateHandlers`; `providerStatesSetupUrl` is
+ * deprecated): one handler per state named in the pacts, each sending the verifier's state change
+ * to the sandbox's state change URL with the client credentials (HTTP Basic, never expiring,
+ * whatever the states do to the clock). Its answer is what `fromProviderState` injects.
+ */
+function sandboxStateHandlers(pactFiles: string[]): StateHandlers {
+  const basic = `Basic ${Buffer.from(`${sandbox.clientId}:${sandbox.clientSecret}`).toString('base64')}`;
+  const change = (state: string, action: 'setup' | 'teardown') => async (params?: unknown) => {
+    const res = await fetch(new URL('/v3/sandbox/provider-states', sandbox.url), {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/json' },
+      body: JSON.stringify({ state, action, params: params ?? {} }),
+    });
+    if (!res.ok) throw new Error(`provider state "${state}" (${action}): ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, string | number | boolean | null>;
+  };
+  const states = new Set<string>(
+    pactFiles.flatMap((file) =>
+      (
+        JSON.parse(readFileSync(file, 'utf8')) as { interactions: { providerStates?: { name: string }[] }[] }
+      ).interactions.flatMap((interaction) => (interaction.providerStates ?? []).map((state) => state.name)),
+    ),
+  );
+  return Object.fromEntries(
+    [...states].map((state) => [
+      state,
+      { setup: change(state, 'setup'), teardown: change(state, 'teardown') },
+    ]),
+  );
+}
+
 function verifier(consumer: string) {
-  const stateUrl = new URL('/v3/sandbox/provider-states', sandbox.url);
-  // Client credentials in the state change URL: they stay valid whatever the scenarios do to the
-  // clock (a bearer token taken before a 40-day jump would not).
-  stateUrl.username = sandbox.clientId;
-  stateUrl.password = sandbox.clientSecret;
+  const pactUrls = [join(pactDir, `${consumer}-credit-sandbox.json`)];
   return new Verifier({
     provider: 'credit-sandbox',
     providerBaseUrl: sandbox.url,
-    pactUrls: [join(pactDir, `${consumer}-credit-sandbox.json`)],
-    providerStatesSetupUrl: stateUrl.toString(),
+    pactUrls,
+    // Pact JS 16 types `stateHandlers` as HTTP and message state handlers at once, which no
+    // `{setup, teardown}` handler can be; its HTTP proxy takes this form (setupStates.js).
+    stateHandlers: sandboxStateHandlers(pactUrls) as unknown as VerifierOptions['stateHandlers'],
     // A fresh token for every replayed request: each state moved the partner clock.
     requestFilter: (req: { headers: Record<string, unknown> }, _res: unknown, next: () => void) => {
       void sandbox.token().then((token) => {
@@ -133,6 +168,46 @@ describe('Pact: consumer pact with provider states, verified by the real Verifie
     const output = await verifier('partner-app').verifyProvider();
     expect(output).toContain('"result":true');
     // Teardown put the partner back after each interaction: nothing the states made is left.
+    expect((await sandbox.api<{ data: unknown[] }>('GET', '/customers')).data).toEqual([]);
+  });
+
+  it('passes verification with the state change URL itself (client credentials in it, sent as HTTP Basic)', async () => {
+    // What Pact JVM, pact_verifier_cli, Pact Go and Pact Python do: the Rust verifier core calls
+    // the URL. A state that moves the clock by seconds only, so one bearer header serves the run.
+    const pact = new PactV3({
+      consumer: 'url-app',
+      provider: 'credit-sandbox',
+      dir: pactDir,
+      logLevel: 'error',
+    });
+    await pact
+      .given('a loan awaiting signature')
+      .uponReceiving('a loan waiting for the signature, state set up through the URL')
+      .withRequest({
+        method: 'GET',
+        path: fromProviderState('/v3/loans/${loan_id}', '/v3/loans/ln_example'),
+        headers: { authorization: BEARER },
+      })
+      .willRespondWith({ status: 200, body: { id: like('ln_example'), status: 'awaiting_signatures' } })
+      .executeTest(async (mock) => {
+        expect((await getJson(mock.url, '/v3/loans/ln_example')).status).toBe('awaiting_signatures');
+      });
+    const stateUrl = new URL('/v3/sandbox/provider-states', sandbox.url);
+    stateUrl.username = sandbox.clientId;
+    stateUrl.password = sandbox.clientSecret;
+    const output = await new CoreVerifier({
+      providerBaseUrl: sandbox.url,
+      pactUrls: [join(pactDir, 'url-app-credit-sandbox.json')],
+      providerStatesSetupUrl: stateUrl.toString(),
+      customProviderHeaders: [`authorization: Bearer ${await sandbox.token()}`],
+      logLevel: 'error',
+    }).verify();
+    expect(output).toContain('"result":true');
+    const calls = await sandbox.api<{ data: { status: number }[] }>(
+      'GET',
+      '/sandbox/requests?path=/v3/sandbox/provider-states&limit=2',
+    );
+    expect(calls.data.map((call) => call.status)).toEqual([200, 200]);
     expect((await sandbox.api<{ data: unknown[] }>('GET', '/customers')).data).toEqual([]);
   });
 

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
 import { CPF, createCustomer } from '../support/customers.js';
 import { createTestSandbox, newPartnerToken, type TestSandbox } from '../support/sandbox.js';
-import { acceptAll, apiPicture, buildWorld, worldRows } from '../support/snapshots.js';
+import {
+  acceptAll,
+  apiPicture,
+  buildWorld,
+  rowsWithoutSeq,
+  seqOrder,
+  worldRows,
+} from '../support/snapshots.js';
 
 interface Document {
   format: string;
@@ -46,7 +53,14 @@ async function importDocument(sandbox: TestSandbox, body: string | Uint8Array, q
 
 /** Rows of a partner as a partner-independent picture (partner ids and id prefixes named P). */
 function rowsAs(sandbox: TestSandbox, partnerId: string): string {
-  return JSON.stringify(worldRows(sandbox.deps.store, partnerId)).replaceAll(partnerId, 'P');
+  return JSON.stringify(rowsWithoutSeq(worldRows(sandbox.deps.store, partnerId))).replaceAll(partnerId, 'P');
+}
+
+/** An import renumbers rows with this sandbox's counter, in the order they had. */
+function expectSameOrder(to: TestSandbox, toPartner: string, from: TestSandbox, fromPartner: string): void {
+  expect(seqOrder(worldRows(to.deps.store, toPartner), toPartner)).toEqual(
+    seqOrder(worldRows(from.deps.store, fromPartner), fromPartner),
+  );
 }
 
 describe('snapshot export and import', () => {
@@ -82,9 +96,8 @@ describe('snapshot export and import', () => {
     const imported = await importDocument(fresh, gzipSync(text));
     expect(imported.status).toBe(201);
     expect(imported.body).toMatchObject({ snapshot: { name: 'fixture' }, abandoned_deliveries: 0 });
-    expect(worldRows(fresh.deps.store, DEFAULT_PARTNER_ID)).toEqual(
-      worldRows(sandbox.deps.store, DEFAULT_PARTNER_ID),
-    );
+    expect(rowsAs(fresh, DEFAULT_PARTNER_ID)).toBe(rowsAs(sandbox, DEFAULT_PARTNER_ID));
+    expectSameOrder(fresh, DEFAULT_PARTNER_ID, sandbox, DEFAULT_PARTNER_ID);
     expect(await apiPicture(fresh)).toEqual(await apiPicture(sandbox));
     // Kept there too, so a test suite restores it before each test.
     await createCustomer(fresh, { cpf: CPF.other });
@@ -99,6 +112,7 @@ describe('snapshot export and import', () => {
     const imported = await importDocument(elsewhere, text, '?name=copy', partner.token);
     expect(imported.status).toBe(201);
     expect(rowsAs(elsewhere, partner.id)).toBe(rowsAs(sandbox, DEFAULT_PARTNER_ID));
+    expectSameOrder(elsewhere, partner.id, sandbox, DEFAULT_PARTNER_ID);
     expect(await apiPicture(elsewhere, partner.token)).toEqual(await apiPicture(sandbox));
     const kept = await elsewhere.json('GET', '/v3/sandbox/snapshots/copy', { token: partner.token });
     expect(kept.status).toBe(200);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
+import { jsonObject } from '../../src/store/record-rules.js';
 import { type Snapshot, Store } from '../../src/store/store.js';
 import { sampleEventData } from '../support/event-samples.js';
 import type { TestSandbox } from '../support/sandbox.js';
@@ -418,9 +419,13 @@ describe('a slow receiver', () => {
     const rx = await receiver(() => ({ status: 200, hangMs: 2000 }));
     await createEndpoint(sb, { url: rx.url });
     // A timed job emits the event inside the advance, as lifecycle modules do.
-    sb.deps.engine.handle('test.emit', (ctx) => {
-      ctx.emit('loan.disbursing', { ...sampleEventData('loan.disbursing'), id: 'ln_1' });
-    });
+    sb.deps.engine.handle(
+      'test.emit',
+      (ctx) => {
+        ctx.emit('loan.disbursing', { ...sampleEventData('loan.disbursing'), id: 'ln_1' });
+      },
+      jsonObject,
+    );
     sb.deps.engine.context(DEFAULT_PARTNER_ID).schedule('test.emit', {}, T0 + S);
 
     const started = performance.now();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
+import { jsonObject } from '../../src/store/record-rules.js';
 import { createTestSandbox } from '../support/sandbox.js';
 
 const DAY = 86_400_000;
@@ -11,20 +12,25 @@ describe('scheduler over a long advance', () => {
     const engine = sandbox.deps.engine;
     const start = engine.clock(DEFAULT_PARTNER_ID).nowMs();
     const ran: { n: number; due: number; now: number; eventTimestamp: string }[] = [];
-    engine.handle('test.tick', (ctx, payload) => {
-      const event = ctx.emit('loan.payment_received', { n: payload.n as number });
-      ran.push({
-        n: payload.n as number,
-        due: payload.due as number,
-        now: ctx.clock.nowMs(),
-        eventTimestamp: event.timestamp,
-      });
-      // Every tenth job schedules a follow-up inside the same window: it must run in this advance too.
-      if ((payload.n as number) % 10 === 0 && (payload.n as number) < 1000) {
-        const due = ctx.clock.nowMs() + 3 * DAY;
-        if (due <= start + YEAR) ctx.schedule('test.tick', { n: (payload.n as number) + 100_000, due }, due);
-      }
-    });
+    engine.handle(
+      'test.tick',
+      (ctx, payload) => {
+        const event = ctx.emit('loan.payment_received', { n: payload.n as number });
+        ran.push({
+          n: payload.n as number,
+          due: payload.due as number,
+          now: ctx.clock.nowMs(),
+          eventTimestamp: event.timestamp,
+        });
+        // Every tenth job schedules a follow-up inside the same window: it must run in this advance too.
+        if ((payload.n as number) % 10 === 0 && (payload.n as number) < 1000) {
+          const due = ctx.clock.nowMs() + 3 * DAY;
+          if (due <= start + YEAR)
+            ctx.schedule('test.tick', { n: (payload.n as number) + 100_000, due }, due);
+        }
+      },
+      jsonObject,
+    );
 
     // A deterministic spread (LCG), including several jobs sharing one due time and one at the very end.
     const ctx = engine.context(DEFAULT_PARTNER_ID);

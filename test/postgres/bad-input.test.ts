@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { type BadInputTarget, runBadInputSuite, runHostileProperty } from '../support/bad-input.js';
+import { runImportProperty } from '../support/bad-import.js';
+import {
+  type BadInputTarget,
+  expectOtherPartnerWrites,
+  runBadInputSuite,
+  runHostileProperty,
+} from '../support/bad-input.js';
 import { badInputTargetOver } from '../support/bad-input-target.js';
 import { oneConnection } from '../support/one-connection.js';
 import { leaksIn, sendSecrets } from '../support/secrets.js';
+import { exportedWorld } from '../support/snapshot-imports.js';
 import { freshDatabase, query } from './support/database.js';
 import { type Instance, startInstance, stopInstance } from './support/fleet.js';
 
@@ -73,6 +80,24 @@ describe('bad input, with --database (shared mode)', () => {
       await client.close();
       await Promise.all([stopInstance(owner), stopInstance(forwarder)]);
     }
+  });
+
+  it('imports an edited export only when every read of it answers < 500, else keeps nothing (fast-check)', async () => {
+    const url = await freshDatabase('bad_imports');
+    // Hosted safety off: the fixture's webhook endpoint is on loopback.
+    const instance = await startInstance(url, ['--hosted-safety', 'off']);
+    try {
+      await withTarget(instance, async (target) => {
+        const counts = await runImportProperty(target, await exportedWorld(), 40);
+        expect(counts.imported).toBeGreaterThan(0);
+        expect(counts.refused).toBeGreaterThan(0);
+        await expectOtherPartnerWrites(target, 'the import property run');
+      });
+      expectNoFailures(instance);
+    } finally {
+      await stopInstance(instance);
+    }
+    expect(await instance.exited).toBe(0);
   });
 
   it('keeps no secret sent in a query, header, body or path in the database rows', async () => {

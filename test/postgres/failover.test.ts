@@ -23,15 +23,24 @@ interface PartnerLoad {
   firstAckAfterKill?: number;
 }
 
+/** Codes that say nothing was applied and a retry (same Idempotency-Key) goes to the new owner. */
+const RETRYABLE = new Set(['instance_unavailable', 'storage_unavailable']);
+
 /**
  * Sends a POST until it gets a final answer, with the same Idempotency-Key each time (what a
- * well-behaved client does when the connection breaks or the proxy answers 502/503).
+ * well-behaved client does when the connection breaks, the proxy answers 502/503, or the answer's
+ * code says nothing was applied).
  */
+
 async function postUntilAnswered(url: string, init: RequestInit): Promise<Response> {
   for (let attempt = 0; ; attempt++) {
     try {
       const res = await fetch(url, init);
-      if (res.status !== 502 && res.status !== 503) return res;
+      // On the spec table's operations a moving partner answers 500 (the table's only 5xx) with a
+      // code that says to retry; elsewhere 503.
+      const problem = res.status === 500 ? ((await res.clone().json()) as { code?: string }) : {};
+      const retry = res.status === 502 || res.status === 503 || RETRYABLE.has(problem.code ?? '');
+      if (!retry) return res;
       await res.arrayBuffer();
     } catch {
       // Connection reset by a dying instance: not acknowledged, send again.

@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
@@ -7,6 +10,8 @@ import { startQuietServer } from './test-server.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The CLI's own files (listen's secrets) go to a directory of this test process, never to ~/.config. */
+const CONFIG_DIR = mkdtempSync(join(tmpdir(), 'credit-sandbox-config-'));
 
 export interface CliResult {
   code: number | null;
@@ -84,7 +89,7 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): Chil
   const entry = built ? [built] : ['--import', 'tsx', MAIN];
   return spawn(process.execPath, [...entry, ...args], {
     cwd: ROOT,
-    env: { ...process.env, NO_COLOR: '1', ...env },
+    env: { ...process.env, NO_COLOR: '1', CREDIT_SANDBOX_CONFIG_DIR: CONFIG_DIR, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

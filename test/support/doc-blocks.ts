@@ -66,6 +66,30 @@ export function docBlocks(root: string, file: string): DocBlock[] {
   return blocks;
 }
 
+/**
+ * A documented call that prints its status (`curl -w '%{http_code}'`) and says which it expects in
+ * a trailing comment (`# 303`, `# 422`) is checked: `| expect_status 303` is added before the
+ * comment (the prelude defines it). Such a call is the one kind the prelude's curl does not fail on
+ * 4xx/5xx, since the reader asked for the status itself.
+ */
+export function checkStatuses(script: string): string {
+  const lines = script.split('\n');
+  let command: string[] = [];
+  for (let k = 0; k < lines.length; k += 1) {
+    const line = lines[k] as string;
+    command.push(line);
+    if (line.endsWith('\\')) continue;
+    const expected = /^(.*\S)(\s+#\s*)(\d{3})\b(.*)$/.exec(line);
+    if (command.join('\n').includes('%{http_code}')) {
+      if (!expected)
+        throw new Error(`a call printing %{http_code} must say which status it expects (\`# 201\`): ${line}`);
+      lines[k] = `${expected[1]} | expect_status ${expected[3]}${expected[2]}${expected[3]}${expected[4]}`;
+    }
+    command = [];
+  }
+  return lines.join('\n');
+}
+
 /** Placeholders like `ln_…` or `req_3f2a…` become the last id of that kind printed so far. */
 export function fillPlaceholders(script: string): string {
   return script.replace(/\b([a-z]+)_[0-9a-f]*…/g, (_, prefix: string) => `"$(last_id ${prefix})"`);

@@ -8,9 +8,9 @@ import {
 } from '../../src/domain/default-partner.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from '../../src/http/deps.js';
 import type { AppEnv } from '../../src/http/env.js';
-import { redactJsonText } from '../../src/inspector/redact.js';
 import { sequentialIds } from '../../src/lib/ids.js';
 import type { RandomSource } from '../../src/lib/random.js';
+import { redactJsonText } from '../../src/lib/redact.js';
 import { memoryPersistence, type Persistence } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
 import type { WebhookSender } from '../../src/webhooks/sender.js';

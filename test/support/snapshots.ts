@@ -56,6 +56,24 @@ export function worldRows(store: Store, partnerId: string): WorldTables {
   return JSON.parse(JSON.stringify(tables)) as WorldTables;
 }
 
+/**
+ * The rows as an import keeps them, order aside: an import gives every row a fresh `seq` of the
+ * importing sandbox, so rows compare without it; `seqOrder` checks the order it keeps.
+ */
+export function rowsWithoutSeq(tables: WorldTables): WorldTables {
+  const out: WorldTables = {};
+  for (const [name, rows] of Object.entries(tables)) out[name] = rows.map(({ seq: _, ...row }) => row);
+  return out;
+}
+
+/** `table id` of every row of a world, in `seq` order: what an import's renumbering must keep. */
+export function seqOrder(tables: WorldTables, partnerId: string): string[] {
+  return Object.entries(tables)
+    .flatMap(([name, rows]) => rows.map((row) => ({ key: `${name} ${row.id}`, seq: row.seq ?? 0 })))
+    .sort((a, b) => a.seq - b.seq)
+    .map((entry) => entry.key.replaceAll(partnerId, 'P'));
+}
+
 /** What the API shows of a partner's world: the lists a client reads, as JSON text. */
 export async function apiPicture(sandbox: TestSandbox, token?: string): Promise<Record<string, unknown>> {
   const auth = token ? { token } : {};

@@ -80,11 +80,12 @@ async function main(): Promise<void> {
       `uploadCustomerDocument ${item.type}`,
       await api.POST('/customers/{customer_id}/documents', {
         params: { path: { customer_id: customer.id } },
-        body: { type: item.type, file: 'document.pdf' },
+        // `file` is typed Blob (scripts/generate.mjs): the body is the form's fields, typed.
+        body: { type: item.type, file: new Blob([PDF], { type: 'application/pdf' }) },
         bodySerializer: (body) => {
           const form = new FormData();
           form.set('type', body.type);
-          form.set('file', new Blob([PDF], { type: 'application/pdf' }), body.file);
+          form.set('file', body.file, 'document.pdf');
           return form;
         },
       }),

@@ -25,6 +25,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'Refused by a business rule',
   429: 'Rate limit exceeded (see Retry-After)',
   500: 'Unexpected error',
+  507: 'The instance has no room left to keep it',
 };
 
 /** OpenAPI response entries for the given error statuses, all rendered as problem+json. */

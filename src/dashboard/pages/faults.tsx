@@ -13,6 +13,7 @@ import {
 } from '../context.js';
 import { Layout } from '../layout.js';
 import { Table } from '../list-table.js';
+import { addFaultRoute, FaultForm, faultableOperations } from './fault-form.js';
 import { problemPage } from './problem.js';
 
 type FaultRule = z.infer<typeof FaultRuleSchema>;
@@ -27,18 +28,20 @@ const lasting = (rule: FaultRule): string =>
     .join(', ') || 'every matching call';
 
 /**
- * Faults: the partner's API-side fault rules in force (`/v3/sandbox/faults`), each with a Delete
- * button, and Clear to remove them all. Rules are added with the API, the CLI or a scenario.
+ * Faults: a form that adds a rule, the partner's API-side fault rules in force
+ * (`/v3/sandbox/faults`), each with a Delete button, and Clear to remove them all.
  */
-export function faultPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
+export function faultPages(app: Hono<DashboardEnv>, { deps }: DashboardDeps) {
   app.get('/dashboard/faults', async (c) => {
     const page = c.get('page');
     const result = await c.get('api').get<{ data: FaultRule[] }>('/v3/sandbox/faults');
     if (!result.ok) return problemPage(c, 'faults', result.problem, '/dashboard/faults');
     const rules = result.body.data;
+    const operations = await faultableOperations(c, deps);
     return render(
       c,
       <Layout title="Faults" section="faults" ctx={page}>
+        <FaultForm csrf={page.csrf} operations={operations} />
         {rules.length === 0 ? (
           <Empty title="No fault rules: the API answers normally.">
             Make the API itself fail on command with <code>POST /v3/sandbox/faults</code>, e.g.{' '}
@@ -115,6 +118,8 @@ export function faultPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
       </Layout>,
     );
   });
+
+  addFaultRoute(app);
 
   app.post('/dashboard/faults/clear', async (c) => {
     const result = await c.get('api').delete<{ deleted: number }>('/v3/sandbox/faults');

@@ -5,6 +5,7 @@ import { afterAction, type DashboardDeps, type DashboardEnv, render } from '../c
 import { utc, words } from '../format.js';
 import { Layout, type PageContext } from '../layout.js';
 import { loanHistory, timeline } from '../loan-history.js';
+import { customerName } from '../names.js';
 import type { List, Loan, Transaction } from '../types.js';
 import { problemPage } from './problem.js';
 
@@ -117,11 +118,20 @@ export function loanPage(app: Hono<DashboardEnv>, { deps }: DashboardDeps) {
     const before = !['active', 'finished', 'cancelled', 'error'].includes(loan.status);
     return render(
       c,
-      <Layout title={`Loan ${loan.ccb_number ?? loan.id}`} section="loans" ctx={ctx}>
+      <Layout title={`Loan ${loan.id}`} section="loans" ctx={ctx}>
         <section class="card" aria-label="Lifecycle">
           <p>
-            <Badge status={loan.status} /> <code>{loan.id}</code> · customer{' '}
-            <a href={`/dashboard/customers/${loan.customer_id}`}>{loan.customer_id}</a>
+            <Badge status={loan.status} />
+            {loan.ccb_number ? (
+              <>
+                {' '}
+                contract <code data-contract>{loan.ccb_number}</code>
+              </>
+            ) : null}{' '}
+            · customer{' '}
+            <a href={`/dashboard/customers/${loan.customer_id}`} title={loan.customer_id}>
+              {customerName(deps.store, ctx.partnerId, loan.customer_id) ?? loan.customer_id}
+            </a>
           </p>
           <ol class="timeline" id="timeline">
             {steps.map((step) => (

@@ -7,6 +7,7 @@ import { LOAN_STATUSES, statusCounts } from '../counts.js';
 import { words } from '../format.js';
 import { Layout } from '../layout.js';
 import { ListTable } from '../list-table.js';
+import { customerName, overdueInstallments } from '../names.js';
 import type { List, Loan } from '../types.js';
 import { loanPage } from './loan.js';
 import { problemPage } from './problem.js';
@@ -23,6 +24,7 @@ export function loanPages(app: Hono<DashboardEnv>, deps: DashboardDeps) {
     if (!result.ok) return problemPage(c, 'loans', result.problem, '/dashboard/loans');
     const counts = statusCounts(deps.deps.store, page.partnerId).loans;
     const rows = result.body.data;
+    const store = deps.deps.store;
     return render(
       c,
       <Layout title={status ? `Loans · ${words(status)}` : 'Loans'} section="loans" ctx={page}>
@@ -47,9 +49,29 @@ export function loanPages(app: Hono<DashboardEnv>, deps: DashboardDeps) {
           columns={[
             {
               label: 'Loan',
-              cell: (loan) => <a href={`/dashboard/loans/${loan.id}`}>{loan.ccb_number ?? loan.id}</a>,
+              cell: (loan) => (
+                <>
+                  <a href={`/dashboard/loans/${loan.id}`}>{loan.id}</a>
+                  {loan.ccb_number ? <div class="muted">contract {loan.ccb_number}</div> : null}
+                </>
+              ),
             },
-            { label: 'Status', cell: (loan) => <Badge status={loan.status} /> },
+            {
+              label: 'Status',
+              cell: (loan) => {
+                const overdue = overdueInstallments(store, page.partnerId, loan.id);
+                return (
+                  <>
+                    <Badge status={loan.status} />
+                    {overdue > 0 ? (
+                      <span class="badge b-red" data-overdue={String(overdue)}>
+                        {overdue} overdue
+                      </span>
+                    ) : null}
+                  </>
+                );
+              },
+            },
             { label: 'Requested', num: true, cell: (loan) => <Money value={loan.requested_amount} /> },
             {
               label: 'Installments',
@@ -62,7 +84,11 @@ export function loanPages(app: Hono<DashboardEnv>, deps: DashboardDeps) {
             },
             {
               label: 'Customer',
-              cell: (loan) => <a href={`/dashboard/customers/${loan.customer_id}`}>{loan.customer_id}</a>,
+              cell: (loan) => (
+                <a href={`/dashboard/customers/${loan.customer_id}`} title={loan.customer_id}>
+                  {customerName(store, page.partnerId, loan.customer_id) ?? loan.customer_id}
+                </a>
+              ),
             },
             {
               label: 'Created',

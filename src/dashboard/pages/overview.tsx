@@ -70,6 +70,7 @@ export function overviewPage(app: Hono<DashboardEnv>, { deps }: DashboardDeps) {
           <Counts title="Customers" href="/dashboard/customers" counts={counts.customers} />
           <Counts title="Credit offers" counts={counts.offers} />
           <Counts title="Loans" href="/dashboard/loans" counts={counts.loans} />
+          <Counts title="Installments" counts={counts.installments} />
         </div>
         <h2>Newest events</h2>
         {list.length === 0 ? (

@@ -5,6 +5,7 @@ import { afterAction, type DashboardDeps, type DashboardEnv, field, render } fro
 import { utc } from '../format.js';
 import { Layout } from '../layout.js';
 import { ListTable } from '../list-table.js';
+import { ImportForm, snapshotFileRoutes } from './snapshot-files.js';
 
 interface Snapshot {
   name: string;
@@ -21,7 +22,10 @@ function sizeOf(bytes: number): string {
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** Snapshots: save the partner's world under a name, restore a saved one (delete and export: API, CLI). */
+/**
+ * Snapshots: save the partner's world under a name; restore, export (a `.snapshot.json.gz`
+ * download) or delete a saved one; import an exported file (from this sandbox or another).
+ */
 export function snapshotPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
   app.get('/dashboard/snapshots', async (c) => {
     const page = c.get('page');
@@ -56,6 +60,7 @@ export function snapshotPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
             snapshots of 16 MiB each.
           </p>
         </section>
+        <ImportForm csrf={page.csrf} />
         <ListTable
           rows={list}
           row={(snapshot) => ({ 'data-snapshot': snapshot.name })}
@@ -80,12 +85,29 @@ export function snapshotPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
             {
               head: 'Actions',
               cell: (snapshot) => (
-                <Action
-                  action={`/dashboard/snapshots/${snapshot.name}/restore`}
-                  label="Restore"
-                  csrf={page.csrf}
-                  tone="primary"
-                />
+                <>
+                  <Action
+                    action={`/dashboard/snapshots/${snapshot.name}/restore`}
+                    label="Restore"
+                    csrf={page.csrf}
+                    tone="primary"
+                  />{' '}
+                  <a
+                    class="button"
+                    href={`/dashboard/snapshot-files/export?name=${encodeURIComponent(snapshot.name)}`}
+                    download={`${snapshot.name}.snapshot.json.gz`}
+                  >
+                    Export
+                  </a>{' '}
+                  <Action
+                    action="/dashboard/snapshot-files/delete"
+                    label="Delete"
+                    csrf={page.csrf}
+                    tone="danger"
+                  >
+                    <input type="hidden" name="name" value={snapshot.name} />
+                  </Action>
+                </>
               ),
             },
           ]}
@@ -109,6 +131,8 @@ export function snapshotPages(app: Hono<DashboardEnv>, _deps: DashboardDeps) {
       .post('/v3/sandbox/snapshots', { name, ...(replace ? { replace } : {}) });
     return afterAction(c, result, '/dashboard/snapshots', `Snapshot ${name} saved.`);
   });
+
+  snapshotFileRoutes(app);
 
   app.post('/dashboard/snapshots/:name/restore', async (c) => {
     const name = c.req.param('name');

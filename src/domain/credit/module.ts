@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import { fixedClock } from '../../engine/clock.js';
 import type { DomainContext } from '../../engine/context.js';
 import type { Engine } from '../../engine/engine.js';
+import { idsPayload } from '../../engine/job-payloads.js';
 import type { DomainModule, ModuleSettings } from '../modules.js';
 import { creditContext } from './credit-context.js';
 import { runInstallmentOverdue, runMagicPayment } from './installment-jobs.js';
@@ -18,8 +20,16 @@ export const creditModule: DomainModule = {
     const credit = (ctx: DomainContext) => creditContext(ctx, settings.publicUrl);
     const id = (value: unknown) => String(value);
 
-    engine.handle(CREDIT_JOBS.offerExpire, (ctx, p) => runOfferExpiry(ctx, id(p.credit_offer_id)));
-    engine.handle(CREDIT_JOBS.offerRegenerate, (ctx, p) => runOfferRegeneration(ctx, id(p.customer_id)));
+    engine.handle(
+      CREDIT_JOBS.offerExpire,
+      (ctx, p) => runOfferExpiry(ctx, id(p.credit_offer_id)),
+      idsPayload({ credit_offer_id: 'co_' }),
+    );
+    engine.handle(
+      CREDIT_JOBS.offerRegenerate,
+      (ctx, p) => runOfferRegeneration(ctx, id(p.customer_id)),
+      idsPayload({ customer_id: 'cust_' }),
+    );
     for (const kind of [
       CREDIT_JOBS.generateContract,
       CREDIT_JOBS.requestSignature,
@@ -28,19 +38,30 @@ export const creditModule: DomainModule = {
       CREDIT_JOBS.startDisbursement,
       CREDIT_JOBS.confirmDisbursement,
     ]) {
-      engine.handle(kind, (ctx, p) =>
-        runLoanStep(
-          credit(ctx),
-          kind,
-          id(p.loan_id),
-          typeof p.decision === 'string' ? p.decision : undefined,
-        ),
+      engine.handle(
+        kind,
+        (ctx, p) =>
+          runLoanStep(
+            credit(ctx),
+            kind,
+            id(p.loan_id),
+            typeof p.decision === 'string' ? p.decision : undefined,
+          ),
+        kind === CREDIT_JOBS.customerSignature
+          ? idsPayload({ loan_id: 'ln_' }, { decision: z.enum(['sign', 'decline']) })
+          : idsPayload({ loan_id: 'ln_' }),
       );
     }
-    engine.handle(CREDIT_JOBS.installmentOverdue, (ctx, p) =>
-      runInstallmentOverdue(credit(ctx), id(p.transaction_id)),
+    engine.handle(
+      CREDIT_JOBS.installmentOverdue,
+      (ctx, p) => runInstallmentOverdue(credit(ctx), id(p.transaction_id)),
+      idsPayload({ transaction_id: 'tx_' }),
     );
-    engine.handle(CREDIT_JOBS.magicPayment, (ctx, p) => runMagicPayment(credit(ctx), id(p.transaction_id)));
+    engine.handle(
+      CREDIT_JOBS.magicPayment,
+      (ctx, p) => runMagicPayment(credit(ctx), id(p.transaction_id)),
+      idsPayload({ transaction_id: 'tx_' }),
+    );
 
     // The service grants offers when KYC makes a customer active, at that event's time.
     engine.onEvent((event) => {

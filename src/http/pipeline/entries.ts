@@ -69,7 +69,12 @@ export class Entries {
     params: Record<string, string>,
   ): Response | Promise<Response> {
     const path = c.req.path;
-    const ctx = new OperationContext(new FetchRequestFacts(c.req.raw, path, c.req.bodyCache as never), path, undefined, c.env);
+    const ctx = new OperationContext(
+      new FetchRequestFacts(c.req.raw, path, c.req.bodyCache as never),
+      path,
+      undefined,
+      c.env,
+    );
     const accept = c.req.header('accept-encoding');
     const finish = (a: Answer) => toResponse(this.compression.apply(a, accept));
     const out = this.pipeline.run(ctx, op, params);

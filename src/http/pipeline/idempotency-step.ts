@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../domain/errors.js';
-import { redactValues } from '../../inspector/redact.js';
+import { redactValues } from '../../lib/redact.js';
 import type { IdempotencyRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import { Answer, answer, answerHeader } from './answer.js';

@@ -1,6 +1,6 @@
 import { keptRequestBody } from '../../inspector/kept-body.js';
-import { redactAuthorization } from '../../inspector/redact.js';
 import { appendRequest, DEFAULT_REQUEST_LOG_SIZE } from '../../inspector/request-log.js';
+import { redactAuthorization } from '../../lib/redact.js';
 import type { JsonValue, PartnerRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import { requestLogFlusher } from '../request-log-flush.js';

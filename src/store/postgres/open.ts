@@ -10,13 +10,17 @@ const POOL_SIZE = 10;
  * Connects to PostgreSQL, applies pending migrations, checks the schema and reads the shared
  * signing key. Loading rows is the caller's choice (all at start, or partner by partner).
  */
-export async function openDatabase(url: string, store: Store): Promise<PostgresPersistence> {
+export async function openDatabase(
+  url: string,
+  store: Store,
+  loading?: ConstructorParameters<typeof PostgresPersistence>[2],
+): Promise<PostgresPersistence> {
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
   // An idle connection that breaks (database restart) must not crash the process.
   pool.on('error', () => {});
   try {
     await migrate(pool);
-    const persistence = new PostgresPersistence(pool, store);
+    const persistence = new PostgresPersistence(pool, store, loading);
     await persistence.checkSchema();
     await persistence.loadSigningKey();
     return persistence;

@@ -4,6 +4,7 @@ import { type ChangeSet, isEmptyChangeSet } from '../change-set.js';
 import { type Persistence, WriteFailedError } from '../persistence.js';
 import { StorageHealth } from '../storage-health.js';
 import type { Store } from '../store.js';
+import { type LoadChecks, repairLoadedPartners } from '../stored-world-repair.js';
 import { describeUnsaved, onlyDeletes, onlyPartner, partnersOf, withoutPartners } from './change-parts.js';
 import { type FlushOutcome, flushStatement } from './flush-statement.js';
 import { existingTables, mergeChangeSets, readTableRows, type StoredRow } from './rows.js';
@@ -69,6 +70,8 @@ export class PostgresPersistence implements Persistence {
   constructor(
     readonly pool: pg.Pool,
     private readonly store: Store,
+    /** Where the checks of loaded rows report what they set aside, and the real time they use. */
+    private readonly loading: LoadChecks = { log: console, realNow: Date.now },
   ) {
     store.trackChanges();
   }
@@ -121,6 +124,8 @@ export class PostgresPersistence implements Persistence {
     });
     // The insertion counter orders a partner's events and jobs; it continues past what was loaded.
     this.store.meta.seq = maxSeq;
+    // Rows an older version let in unchecked are checked as each partner loads (stored-world-repair).
+    await repairLoadedPartners(this.store, partnerIds, this.loading);
     return count;
   }
 

@@ -1,8 +1,10 @@
-import type { JsonValue } from '../store/records.js';
+/** A JSON value (the same shape as the store's `JsonValue`, declared here so `lib/` imports nothing). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /**
  * What counts as a secret wherever a request is recorded or printed (the inspector's API and
- * dashboard page, the `--data` journal, the database rows, the access log):
+ * dashboard page, the `--data` journal, the database rows, the access log, and the validating proxy's
+ * recordings, which is why these pure rules live in `lib/`):
  * - a body key, query parameter or form field named `authorization`, `password`, `secret` or
  *   `*_secret`, or containing `token` (`access_token`, `refresh_token`, `id_token`…), except
  *   `token_type`, whose value ("Bearer") is no secret;
@@ -163,4 +165,23 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
+}
+
+// Headers that carry credentials whatever their name says.
+const SECRET_HEADERS = new Set(['cookie', 'set-cookie', 'proxy-authorization']);
+
+/**
+ * A set of headers as a recording keeps them (names lower case): `Authorization` reduced to its
+ * scheme, secret-named headers (`*token*`, `*_secret`, cookies) replaced, and secret-format values
+ * redacted in every other header.
+ */
+export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'authorization') out[lower] = redactAuthorization(value);
+    else if (SECRET_HEADERS.has(lower) || isSecretKey(lower.replaceAll('-', '_'))) out[lower] = REDACTED;
+    else out[lower] = redactValues(value);
+  }
+  return out;
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, redact, redactJsonText, redactQuery, redactTarget, redactText } from './redact.js';
+import {
+  isSecretKey,
+  redact,
+  redactHeaders,
+  redactJsonText,
+  redactQuery,
+  redactTarget,
+  redactText,
+} from './redact.js';
 
 describe('redaction', () => {
   it('knows secret keys by name', () => {
@@ -53,5 +61,27 @@ describe('redaction', () => {
     );
     expect(redactJsonText('{"secret":"whsec_1","id":"we_1"}')).toBe('{"secret":"[redacted]","id":"we_1"}');
     expect(redactJsonText('{"id":"cust_1"}')).toBe('{"id":"cust_1"}');
+  });
+});
+
+describe('header redaction', () => {
+  it('keeps the scheme of Authorization, replaces secret-named headers and secret-format values', () => {
+    expect(
+      redactHeaders({
+        Authorization: 'Basic Y2lkOnN2Y19jc190ZXN0',
+        'X-Api-Token': 'abc',
+        'X-Client-Secret': 'abc',
+        Cookie: 'session=1',
+        'Idempotency-Key': 'key-svc_at_eyJ.x',
+        'Content-Type': 'application/json',
+      }),
+    ).toEqual({
+      authorization: 'Basic [redacted]',
+      'x-api-token': '[redacted]',
+      'x-client-secret': '[redacted]',
+      cookie: '[redacted]',
+      'idempotency-key': 'key-[redacted]',
+      'content-type': 'application/json',
+    });
   });
 });
