@@ -12,7 +12,7 @@ const FLOORS = [
   ['domain'],
   ['webhooks', 'inspector'],
   ['http'],
-  ['api', 'cluster', 'dashboard'],
+  ['api', 'cluster', 'dashboard', 'tenancy'],
   // The composition roots: the CLI, the in-process test API and the files at the top of src/;
   // beside them the clients of the API (the conformance kit, the validating proxy and what they
   // share), which the server's floors never import.

@@ -24,6 +24,7 @@ const cluster = new Cluster({
   engine: gated.deps.engine,
   webhooks: gated.deps.webhooks,
   log: { info: () => {}, error: () => {} },
+  realNow: gated.deps.realNow,
 });
 cluster.confirmed(new Set(['ptn_default']), ['ptn_default']);
 gated.deps.clusterGate = clusterMiddleware(

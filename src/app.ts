@@ -14,6 +14,7 @@ import { sandboxDeliveryRoutes } from './api/sandbox-deliveries.js';
 import { sandboxEventRoutes } from './api/sandbox-events.js';
 import { sandboxFaultRoutes } from './api/sandbox-faults.js';
 import { sandboxKycRoutes } from './api/sandbox-kyc.js';
+import { sandboxPartnerLifetimeRoutes } from './api/sandbox-partner-lifetime.js';
 import { sandboxPartnerRoutes } from './api/sandbox-partners.js';
 import { sandboxProviderStateRoutes } from './api/sandbox-provider-states.js';
 import { sandboxRequestRoutes } from './api/sandbox-requests.js';
@@ -29,6 +30,7 @@ import type { AppEnv } from './http/env.js';
 import { errorResponse } from './http/error-answer.js';
 import { hostedBiometricsRoutes } from './http/hosted-biometrics.js';
 import { RouteTable } from './http/method-not-allowed.js';
+import { httpMetrics, metricsHandler } from './http/metrics-route.js';
 import { Compression } from './http/pipeline/compression.js';
 import { Entries } from './http/pipeline/entries.js';
 import { compileOperation, createPipeline } from './http/pipeline/pipeline.js';
@@ -51,6 +53,7 @@ export const SNAPSHOT_PREFIX = '/v3/sandbox/snapshots/';
 const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   authRoutes,
   sandboxPartnerRoutes,
+  sandboxPartnerLifetimeRoutes,
   sandboxClockRoutes,
   sandboxCalendarRoutes,
   sandboxEventRoutes,
@@ -91,7 +94,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   // Read on use: the server learns its public URL only once it listens (port 0 picks one).
   const publicUrl = () => deps.config.publicUrl;
-  // Shared mode: first, on every request (it forwards a partner owned elsewhere).
+  // First: every answer app.fetch gives is counted and timed, refusals and forwarded requests
+  // included (Node's entry of the request path counts its own: src/http/pipeline/entries.ts).
+  const counting = deps.metrics ? httpMetrics(deps.metrics.recorder) : undefined;
+  if (counting) app.use('*', counting);
+  // Shared mode: first after the metrics, on every request (it forwards a partner owned elsewhere).
   if (deps.clusterGate) app.use('*', deps.clusterGate);
 
   let routeTable: RouteTable | undefined;
@@ -113,7 +120,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     );
   };
   // Every /v3 operation is one handler of this one path (src/http/pipeline/).
-  const entries = new Entries(app, createPipeline(deps, unmatched), new Compression());
+  const entries = new Entries(
+    app,
+    createPipeline(deps, unmatched),
+    new Compression(),
+    deps.metrics?.recorder,
+    counting,
+  );
   nodeEntries.set(app, entries);
   const mount = (router: OpenAPIHono<AppEnv>) => {
     app.route('/v3', router);
@@ -169,6 +182,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     c.header('Retry-After', String(health.retryAfterSeconds));
     return c.json({ status: 'storage_unavailable', storage }, 503);
   });
+  if (deps.metrics) app.get('/metrics', metricsHandler(deps.metrics.recorder, deps.metrics.access));
 
   app.notFound((c) => {
     const path = c.req.path;

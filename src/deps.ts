@@ -10,7 +10,11 @@ import { type RandomStreams, unseededStreams } from './lib/random-streams.js';
 import { measureWorldRowsWhenIdle } from './store/partner-world.js';
 import type { Persistence } from './store/persistence.js';
 import type { Store } from './store/store.js';
-import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery-service.js';
+import {
+  type AttemptOutcome,
+  createWebhookDelivery,
+  type WebhookDelivery,
+} from './webhooks/delivery-service.js';
 import { webhooksModule } from './webhooks/module.js';
 import type { WebhookSender } from './webhooks/sender.js';
 
@@ -36,6 +40,8 @@ export interface BaseDeps {
    * so that a first snapshot save finds their sizes known (default true; benchmarks compare).
    */
   measureRowsWhenIdle?: boolean;
+  /** Told how each webhook attempt ended (`/metrics`). */
+  onWebhookAttempt?: ((outcome: AttemptOutcome) => void) | undefined;
 }
 
 /** Builds the engine over the base dependencies; the one place the app's services are assembled. */
@@ -68,6 +74,7 @@ export function createDeps(base: BaseDeps): AppDeps {
     publicOnly: base.config.webhookPublicOnly === true,
     send: base.webhookSender,
     onError: (message, error) => base.log.error(message, error),
+    onAttempt: base.onWebhookAttempt,
   });
   watchStorage(base, engine, webhooks);
   return { ...base, streams, engine, webhooks, requestIds: streams.named('requests').ids };

@@ -4,6 +4,7 @@ import type { SharedMode } from './cluster/shared-mode.js';
 import { ApiError } from './domain/errors.js';
 import type { AccessLog } from './http/access-log.js';
 import type { AppDeps, Logger } from './http/deps.js';
+import type { PartnerSweeper } from './tenancy/sweeper.js';
 
 /** How long requests still running at shutdown may take before their connections are cut. */
 const CLOSE_GRACE_MS = 1000;
@@ -13,13 +14,22 @@ export interface ClosingParts {
   server: ReturnType<typeof serve>;
   deps: AppDeps;
   shared: SharedMode | undefined;
+  sweeper: PartnerSweeper;
   accessLog: AccessLog | undefined;
   log: Logger;
 }
 
 /** Closes a running server; fails (after giving everything back) when the last flush failed. */
-export async function closeServer({ server, deps, shared, accessLog, log }: ClosingParts): Promise<void> {
+export async function closeServer({
+  server,
+  deps,
+  shared,
+  sweeper,
+  accessLog,
+  log,
+}: ClosingParts): Promise<void> {
   deps.engine.stop();
+  await sweeper.stop();
   const closed = new Promise<void>((resolve, reject) =>
     server.close((error) => (error ? reject(error) : resolve())),
   );

@@ -13,9 +13,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createApp, MAX_BODY_BYTES, nodeEntryOf } from './app.js';
 import type { SharedMode } from './cluster/shared-mode.js';
 import { createDeps } from './deps.js';
-import { type DefaultCredential, ensureDefaultPartner } from './domain/default-partner.js';
-import type { Timings } from './engine/timings.js';
-import { AccessLog, type AccessLogFormat } from './http/access-log.js';
+import { ensureDefaultPartner } from './domain/default-partner.js';
+import { AccessLog } from './http/access-log.js';
 import {
   type ConnectionCap,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -24,7 +23,7 @@ import {
   limitConnectionsPerClient,
   slowClientServerOptions,
 } from './http/connection-limits.js';
-import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type HostedSafety, type Logger } from './http/deps.js';
+import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { hasBody, honestConnections } from './http/early-answers.js';
 import type { AppEnv } from './http/env.js';
 import { guardListener } from './http/node-guard.js';
@@ -33,66 +32,15 @@ import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
 import { counterIds, cryptoRandomBytes, randomIds } from './lib/ids.js';
 import { seededKey, seededStreams, unseededStreams } from './lib/random-streams.js';
 import { redactJsonText } from './lib/redact.js';
+import type { ServeOptions } from './serve-options.js';
 import { closeServer } from './server-shutdown.js';
 import { loadStartSnapshot } from './start-snapshot.js';
 import { openPersistence } from './store/open-persistence.js';
 import { Store } from './store/store.js';
+import { sandboxMetrics } from './tenancy/metrics-sources.js';
+import { PartnerSweeper } from './tenancy/sweeper.js';
 
-export interface ServeOptions {
-  port: number;
-  host: string;
-  /** JSON file to persist to; in-memory when absent. */
-  dataFile?: string | undefined;
-  /** With `dataFile`: compact the journal once it holds this many bytes (default 16 MiB). */
-  journalLimitBytes?: number | undefined;
-  /** PostgreSQL connection URL (shared mode); takes the place of `dataFile`. */
-  databaseUrl?: string | undefined;
-  /** Shared mode: the URL other instances forward requests to (default: the listening address). */
-  instanceUrl?: string | undefined;
-  /** Hosted safety (`--hosted-safety`, `--partner-signup`, quotas); all off when absent. */
-  safety?: HostedSafety | undefined;
-  /** Shared mode: how long a partner lease lasts without renewal (default 5 s). */
-  leaseMs?: number | undefined;
-  /** Shared mode: how long a request waits for a dead owner's partner to be taken over (20 s). */
-  forwardWaitMs?: number | undefined;
-  /** Absolute URL partners reach the sandbox at; derived from host and port when absent. */
-  publicUrl?: string | undefined;
-  clockMode: AppConfig['clockMode'];
-  webhookHttpHosts: string[];
-  /** Milliseconds a webhook receiver has to answer; defaults to 10 s. */
-  webhookTimeoutMs?: number | undefined;
-  /** Automatic delays; DESIGN's defaults when absent. */
-  timings?: Timings | undefined;
-  /** Requests kept per partner by the request inspector (default 1000; 0 keeps none). */
-  requestLogSize?: number | undefined;
-  /** Directories of the team's own scenario files (`--scenarios`). */
-  scenarioDirs?: string[] | undefined;
-  rateLimit: number;
-  /** Makes every generated value reproducible (`--seed`); random when absent. */
-  seed?: string | undefined;
-  /** Where partner clocks start, ms since the epoch (`--start-time`); real time when absent. */
-  startTimeMs?: number | undefined;
-  /** A Brazilian state whose holidays join the banking calendar (`--holidays-region`). */
-  holidaysRegion?: string | undefined;
-  /** Milliseconds a client has to send complete request headers (`--headers-timeout`, 5 s). */
-  headersTimeoutMs?: number | undefined;
-  /** Milliseconds a client has to send a whole request, body included (`--request-timeout`, 10 s). */
-  requestTimeoutMs?: number | undefined;
-  /** Shared by several people or partners (`--hosted`): turns the per-client connection cap on. */
-  hosted?: boolean | undefined;
-  /** Open connections one client address may hold in hosted mode (`--max-connections-per-client`, 32). */
-  maxConnectionsPerClient?: number | undefined;
-  credential: DefaultCredential;
-  /** An exported snapshot loaded into the default partner at start (`--snapshot`). */
-  snapshotFile?: string | undefined;
-  /** Snapshot bytes the instance keeps for all partners (`--max-snapshot-bytes-total`; 128 MiB). */
-  maxSnapshotBytesTotal?: number | undefined;
-  log?: Logger;
-  /** One console line per request (`--log`); off when absent. */
-  accessLog?: AccessLogFormat | undefined;
-  /** Where the access log's text goes (one write per event-loop turn); stdout when absent. */
-  accessLogWrite?: ((text: string) => void) | undefined;
-}
+export type { ServeOptions } from './serve-options.js';
 
 export interface RunningServer {
   url: string;
@@ -101,6 +49,8 @@ export interface RunningServer {
   app: OpenAPIHono<AppEnv>;
   /** Shared mode's ownership and forwarding (with `--database`). */
   shared: SharedMode | undefined;
+  /** Removes expired partners every few seconds; `sweep()` runs one now (tests). */
+  sweeper: PartnerSweeper;
   close(): Promise<void>;
 }
 
@@ -145,8 +95,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     quotas: options.safety?.quotas,
     startTimeMs: options.startTimeMs,
     holidaysRegion: options.holidaysRegion,
+    partnerTtlSeconds: options.partnerTtlSeconds,
+    maxPartners: options.maxPartners,
     maxSnapshotBytesTotal: options.maxSnapshotBytesTotal,
   };
+  let shared: SharedMode | undefined;
+  const metrics = options.metrics === false ? undefined : sandboxMetrics(store, () => shared);
+  if (metrics)
+    persistence.onWrite = (seconds) => metrics.observeFlush(database ? 'postgres' : 'journal', seconds);
   const unseeded = unseededStreams({ ids: randomIds, randomBytes: cryptoRandomBytes });
   const seeded =
     seed === undefined
@@ -166,21 +122,28 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ids: streams.server.ids,
     randomBytes: streams.server.randomBytes,
     streams,
-    realNow: () => Date.now(),
+    realNow: options.realNow ?? (() => Date.now()),
     config,
     log,
+    onWebhookAttempt: metrics && ((outcome) => metrics.observeAttempt(outcome)),
   });
+  if (metrics) {
+    deps.metrics = {
+      recorder: metrics,
+      access: { token: options.metricsToken, hosted: Boolean(options.hosted || database) },
+    };
+  }
   // Request ids are made per request: without --seed, a per-process counter behind a random
   // prefix (unique, cheap) instead of 128 random bits each.
   if (seed === undefined) deps.requestIds = counterIds();
-  const shared = database
-    ? (await import('./cluster/shared-mode.js')).sharedMode(
-        deps,
-        database,
-        options.leaseMs,
-        options.forwardWaitMs,
-      )
+  shared = database
+    ? (await import('./cluster/shared-mode.js')).sharedMode(deps, database, {
+        leaseMs: options.leaseMs,
+        forwardWaitMs: options.forwardWaitMs,
+        idleUnloadMs: options.idleUnloadMs,
+      })
     : undefined;
+  const sweeper = new PartnerSweeper({ ...deps, remote: shared?.directory });
   if (!shared) {
     ensureDefaultPartner(deps, options.credential, options.clockMode);
     await deps.persistence.flush();
@@ -254,13 +217,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   config.publicUrl = (options.publicUrl ?? `http://${shownHost}:${address.port}`).replace(/\/$/, '');
   const url = `http://${shownHost}:${address.port}`;
   await shared?.start(options.instanceUrl ?? url, options.credential, options.clockMode);
+  sweeper.start();
 
   const running: RunningServer = {
     url,
     deps,
     app,
     shared,
-    close: () => closeServer({ server, deps, shared, accessLog, log }),
+    sweeper,
+    close: () => closeServer({ server, deps, shared, sweeper, accessLog, log }),
   };
   if (options.snapshotFile) {
     try {

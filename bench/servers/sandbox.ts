@@ -3,6 +3,7 @@
 // inspector keeps `--request-log-size` (env REQUEST_LOG_SIZE; default 1000, 0 = inspector off);
 // the access log is `--log`'s default, `pretty` (env ACCESS_LOG: pretty | json | off), written
 // to this process's stdout, which the benchmark points at /dev/null.
+// `/metrics` and its recording are on, as `serve` has them (env METRICS=off turns them off).
 // Answers 'cpu' on its IPC channel with its process.cpuUsage().
 import { answerCpuRequests } from './answer-cpu.js';
 import { BENCH_SERVER_OPTIONS } from './options.js';
@@ -17,6 +18,7 @@ const server = await startServer({
   rateLimit: 1_000_000_000,
   requestLogSize,
   accessLog,
+  metrics: process.env.METRICS !== 'off',
 });
 process.send?.({ port: Number(new URL(server.url).port) });
 answerCpuRequests();

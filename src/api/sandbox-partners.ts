@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ApiError } from '../domain/errors.js';
+import { expiresAt, lifetimeEnd } from '../domain/partner-lifetime.js';
 import { createPartner, pageOfPartners, partnerClock, partnersCreatedBy } from '../domain/partners.js';
 import { clockReading } from '../engine/clock.js';
 import type { AppDeps } from '../http/deps.js';
@@ -15,11 +16,11 @@ const create = createRoute({
   tags: ['Sandbox control'],
   summary: 'Create an isolated partner (workspace) and its first credential',
   description:
-    'Each partner has its own data, clock, webhooks and event log; parallel CI jobs use one each so they never see each other.',
+    "Each partner has its own data, clock, webhooks and event log; parallel CI jobs use one each so they never see each other. `expires_in` gives it a lifetime in seconds of real time (the sandbox's `--partner-ttl` when absent): at `expires_at` it is removed with all its data. Refused with 422 `partner_limit_reached` when the sandbox holds `--max-partners` partners.",
   request: { body: { required: false, content: { 'application/json': { schema: CreatePartnerBody } } } },
   responses: {
     201: json(NewPartnerSchema, 'The partner and its credential'),
-    ...problemResponses(400, 403, ...COMMON_ERRORS),
+    ...problemResponses(400, 403, 422, ...COMMON_ERRORS),
   },
 });
 
@@ -41,18 +42,22 @@ const list = createRoute({
   },
 });
 
-export function sandboxPartnerRoutes(deps: AppDeps) {
-  const app = createRouter();
-  // The clock is read from the row itself: in shared mode the partner may live on another instance.
-  const view = (partner: PartnerRecord) => ({
+/** The API's view of a partner; its clock is read from the row (it may live on another instance). */
+export function partnerView(partner: PartnerRecord, realNowMs: number) {
+  return {
     id: partner.id,
     name: partner.name,
     created_at: partner.created_at,
+    expires_at: expiresAt(partner),
     clock: {
-      now: new Date(clockReading(partner.clock, deps.realNow())).toISOString(),
+      now: new Date(clockReading(partner.clock, realNowMs)).toISOString(),
       frozen: partner.clock.frozen_at_ms !== null,
     },
-  });
+  };
+}
+
+export function sandboxPartnerRoutes(deps: AppDeps) {
+  const app = createRouter();
   app.openapi(list, async (c) => {
     const query = c.req.valid('query');
     const callerId = c.get('partner').id;
@@ -60,9 +65,10 @@ export function sandboxPartnerRoutes(deps: AppDeps) {
     const page = deps.partnerDirectory
       ? pageOfPartners(await deps.partnerDirectory.createdBy(callerId), pageQuery)
       : partnersCreatedBy(deps.store, callerId, pageQuery);
-    return c.json({ data: page.data.map(view), has_more: page.has_more }, 200);
+    const now = deps.realNow();
+    return c.json({ data: page.data.map((p) => partnerView(p, now)), has_more: page.has_more }, 200);
   });
-  app.openapi(create, (c) => {
+  app.openapi(create, async (c) => {
     if (deps.config.partnerSignup === false) {
       throw new ApiError(
         'partner_signup_disabled',
@@ -70,10 +76,22 @@ export function sandboxPartnerRoutes(deps: AppDeps) {
       );
     }
     const body = c.req.valid('json') ?? {};
+    const max = deps.config.maxPartners;
+    if (max !== undefined) {
+      const held = deps.partnerDirectory ? await deps.partnerDirectory.count() : deps.store.partners.size;
+      if (held >= max) {
+        throw new ApiError(
+          'partner_limit_reached',
+          `This sandbox holds ${held} partners, its limit (--max-partners ${max}). Delete partners you no longer need (DELETE /v3/sandbox/partners/{partner_id}) or give new ones a short lifetime (expires_in), then retry.`,
+        );
+      }
+    }
+    const expiresIn = body.expires_in ?? deps.config.partnerTtlSeconds;
     const { partner, credential, secret } = createPartner(deps, {
       name: body.name ?? 'sandbox partner',
       clockMode: body.clock ?? deps.config.clockMode,
       createdBy: c.get('partner').id,
+      expiresAtMs: expiresIn === undefined ? undefined : lifetimeEnd(deps.realNow(), expiresIn),
     });
     const clock = partnerClock(deps, partner.id);
     return c.json(
@@ -81,6 +99,7 @@ export function sandboxPartnerRoutes(deps: AppDeps) {
         id: partner.id,
         name: partner.name,
         created_at: partner.created_at,
+        expires_at: expiresAt(partner),
         clock: { now: clock.iso(), frozen: partner.clock.frozen_at_ms !== null },
         client_id: credential.id,
         client_secret: secret,

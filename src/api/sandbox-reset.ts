@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
+import { deletePartnerData } from '../store/partner-rows.js';
 import { COMMON_ERRORS, json, problemResponses } from './schemas/common.js';
 import { ClockSchema } from './schemas/sandbox.js';
 
@@ -25,7 +26,7 @@ export function sandboxResetRoutes(deps: AppDeps) {
   const app = createRouter();
   app.openapi(reset, (c) => {
     const partnerId = c.get('partner').id;
-    const deleted = deps.store.deletePartnerData(partnerId);
+    const deleted = deletePartnerData(deps.store, partnerId);
     const clock = deps.engine.restartClock(partnerId);
     return c.json({ deleted, clock }, 200);
   });

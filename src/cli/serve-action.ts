@@ -19,6 +19,7 @@ import {
   splitList,
 } from './serve-parsing.js';
 import { stopOnSignals } from './serve-signals.js';
+import { readTenancy, type TenancySettings } from './tenancy-options.js';
 
 /** Starts the sandbox with the parsed `serve` options (exits 2 on a bad value). */
 export async function serve(opts: Record<string, string | undefined>): Promise<void> {
@@ -59,8 +60,10 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
     '--max-connections-per-client',
   );
   let safety: HostedSafety;
+  let tenancy: TenancySettings;
   try {
     safety = readHostedSafety(opts);
+    tenancy = readTenancy(opts);
   } catch (error) {
     fail((error as Error).message);
   }
@@ -108,6 +111,8 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
   }
   // Loaded here so the other commands (HTTP clients of a running sandbox) start fast.
   const { startServer } = await import('../server.js');
+  const { logFor } = await import('../http/json-log.js');
+  const log = logFor(tenancy.logFormat);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     // A broken file of --scenarios stops the start, not the first run. Without --scenarios only
@@ -150,6 +155,12 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
       maxSnapshotBytesTotal,
       scenarioDirs: splitList(opts.scenarios),
       accessLog,
+      log,
+      partnerTtlSeconds: tenancy.partnerTtlSeconds,
+      maxPartners: tenancy.maxPartners,
+      idleUnloadMs: tenancy.idleUnloadMs,
+      metrics: tenancy.metrics,
+      metricsToken: tenancy.metricsToken,
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -181,6 +192,10 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
     }
     throw error;
   }
-  printBanner(server, { opts, rateLimit, safety, startTimeMs, holidaysRegion, credential });
-  stopOnSignals(server.close);
+  printBanner(
+    server,
+    { opts, rateLimit, safety, tenancy, startTimeMs, holidaysRegion, credential },
+    (line) => (tenancy.logFormat === 'json' ? log.info(line.trim()) : console.log(line)),
+  );
+  stopOnSignals(server.close, log);
 }

@@ -2,22 +2,26 @@
 import { DEFAULT_PARTNER_ID, type defaultCredentialFromEnv } from '../domain/default-partner.js';
 import type { HostedSafety } from '../http/deps.js';
 import type { RunningServer } from '../server.js';
+import type { TenancySettings } from './tenancy-options.js';
 
 /** What the banner shows beyond the running server. */
 export interface BannerFacts {
   opts: Record<string, string | undefined>;
   rateLimit: number;
   safety: HostedSafety;
+  tenancy: TenancySettings;
   startTimeMs: number | undefined;
   holidaysRegion: string | undefined;
   credential: ReturnType<typeof defaultCredentialFromEnv>;
 }
 
-/** Prints the start-up banner. */
+/** Prints the start-up banner, a line at a time (as log lines with `--log-format json`). */
 export function printBanner(
   server: RunningServer,
-  { opts, rateLimit, safety, startTimeMs, holidaysRegion, credential }: BannerFacts,
+  { opts, rateLimit, safety, tenancy, startTimeMs, holidaysRegion, credential }: BannerFacts,
+  print: (line: string) => void = (line) => console.log(line),
 ): void {
+  const console = { log: print };
   const publicUrl = server.deps.config.publicUrl;
   console.log(`credit-sandbox listening on ${server.url}`);
   console.log(`  API       ${publicUrl}/v3`);
@@ -36,12 +40,26 @@ export function printBanner(
     const start = startTimeMs === undefined ? 'now' : new Date(startTimeMs).toISOString();
     console.log(`  seed      ${opts.seed ?? 'none (random values)'}; clocks start at ${start}`);
   }
+  console.log(`  partners  ${partnerBounds(tenancy, Boolean(server.shared))}`);
+  console.log(
+    `  metrics   ${tenancy.metrics ? `${publicUrl}/metrics${tenancy.metricsToken ? ' (bearer token)' : server.shared || opts.hosted ? ' (needs --metrics-token: hosted)' : ''}` : 'off'}`,
+  );
   console.log(
     `  calendar  Brazilian banking days, ${holidaysRegion ? `national + ${holidaysRegion}` : 'national'}`,
   );
   console.log(`  default partner ${DEFAULT_PARTNER_ID}`);
   console.log(`    client_id      ${credential.clientId}`);
   console.log(`    client_secret  ${credential.clientSecret}`);
+}
+
+/** `lifetime 24h, at most 1000, idle ones unloaded after 15m`. */
+function partnerBounds(tenancy: TenancySettings, shared: boolean): string {
+  const ttl = tenancy.partnerTtlSeconds;
+  const lifetime =
+    ttl === undefined ? 'no default lifetime' : `lifetime ${ttl % 3600 === 0 ? `${ttl / 3600}h` : `${ttl}s`}`;
+  const max = tenancy.maxPartners === undefined ? 'no limit' : `at most ${tenancy.maxPartners}`;
+  const idle = tenancy.idleUnloadMs === undefined ? 'never' : `after ${tenancy.idleUnloadMs / 60_000}m`;
+  return shared ? `${lifetime}, ${max}, idle ones unloaded ${idle}` : `${lifetime}, ${max}`;
 }
 
 /** The URL without its password, for the start-up banner. */

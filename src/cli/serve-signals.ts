@@ -1,4 +1,6 @@
 // Stopping `serve` on SIGTERM/SIGINT (or npm gone): a clean close within a deadline, else exit 1.
+import type { Logger } from '../http/deps.js';
+
 /** Longest a SIGTERM/SIGINT shutdown may take (docker stop waits 10 s before SIGKILL). */
 const STOP_DEADLINE_MS = 2000;
 
@@ -7,26 +9,26 @@ const STOP_DEADLINE_MS = 2000;
  * cleanly: no new connections, pending writes flushed, a line saying it stopped, exit 0. A
  * second signal, or a shutdown that overruns its deadline, ends the process at once (exit 1).
  */
-export function stopOnSignals(close: () => Promise<void>): void {
+export function stopOnSignals(close: () => Promise<void>, log: Logger): void {
   let stopping = false;
   const stop = (reason: string) => {
     if (stopping) {
-      console.error(`credit-sandbox: ${reason} again, exiting now`);
+      log.error(`credit-sandbox: ${reason} again, exiting now`);
       process.exit(1);
     }
     stopping = true;
-    console.log(`credit-sandbox: ${reason}, stopping…`);
+    log.info(`credit-sandbox: ${reason}, stopping…`);
     setTimeout(() => {
-      console.error(`credit-sandbox: did not stop within ${STOP_DEADLINE_MS} ms, exiting`);
+      log.error(`credit-sandbox: did not stop within ${STOP_DEADLINE_MS} ms, exiting`);
       process.exit(1);
     }, STOP_DEADLINE_MS).unref();
     close().then(
       () => {
-        console.log('credit-sandbox stopped');
+        log.info('credit-sandbox stopped');
         process.exit(0);
       },
       (error: unknown) => {
-        console.error('credit-sandbox: error while stopping', error);
+        log.error('credit-sandbox: error while stopping', error);
         process.exit(1);
       },
     );

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { hostedSafetyOptions } from './hosted-safety.js';
 import { DEFAULT_RATE_LIMIT, serveOptions } from './serve-options.js';
+import { tenancyOptions } from './tenancy-options.js';
 
 export { DEFAULT_RATE_LIMIT };
 
@@ -16,4 +17,5 @@ export function registerServe(program: Command): void {
   });
   // Added after the chain: commander reads every option at parse time.
   hostedSafetyOptions(serve);
+  tenancyOptions(serve);
 }

@@ -1,34 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
 import { ApiError } from '../domain/errors.js';
-import type { Engine } from '../engine/engine.js';
-import type { Logger } from '../http/deps.js';
-import type { PostgresPersistence, WriteGuard } from '../store/postgres/postgres-persistence.js';
+import { TOMBSTONE_TABLE } from '../store/change-set.js';
+import type { WriteGuard } from '../store/postgres/postgres-persistence.js';
 import { StorageUnavailableError } from '../store/storage-health.js';
-import type { Store } from '../store/store.js';
-import type { WebhookDelivery } from '../webhooks/delivery-service.js';
+import { type ClusterOptions, DEFAULT_LEASE_MS } from './cluster-options.js';
+import { type Held, IdleUnloader } from './idle-unload.js';
 import { LeaseTable, type LeaseView } from './leases.js';
 
-/** Default lease length: a dead instance's partners move within this plus one sweep. */
-export const DEFAULT_LEASE_MS = 5_000;
-/**
- * Bounds of `--lease`. Below 1 s a renewal (every fifth of a lease) that waits on a busy database
- * for a few hundred ms lets a healthy owner's partners be taken over; above 60 s a dead instance's
- * partners stay unavailable for a minute.
- */
-export const LEASE_MS_BOUNDS = { min: 1_000, max: 60_000 } as const;
+export {
+  type ClusterOptions,
+  DEFAULT_IDLE_UNLOAD_MS,
+  DEFAULT_LEASE_MS,
+  LEASE_MS_BOUNDS,
+} from './cluster-options.js';
+
 /** Orphaned partners one sweep takes at most, so a restarted fleet spreads them over instances. */
 const SWEEP_BATCH = 25;
-
-export interface ClusterOptions {
-  pool: pg.Pool;
-  store: Store;
-  persistence: PostgresPersistence;
-  engine: Engine;
-  webhooks: WebhookDelivery;
-  log: Logger;
-  leaseMs?: number | undefined;
-}
 
 /**
  * Partner ownership in shared mode. Each partner is served by exactly one instance at a time, the
@@ -45,9 +32,12 @@ export class Cluster implements WriteGuard {
   readonly leaseMs: number;
   /** Where other instances reach this one; set once the server listens. */
   url = '';
-  /** Partners held, with when (performance.now()) they were taken. */
-  private readonly owned = new Map<string, number>();
+  /** Partners held here. */
+  private readonly owned = new Map<string, Held>();
   private readonly claiming = new Map<string, Promise<LeaseView>>();
+  /** Idle partners being written and unloaded: their requests wait, then take them over again. */
+  private readonly unloading: Map<string, Promise<void>>;
+  private readonly idle: IdleUnloader;
   /** Partners created here whose lease this flush took: handed off once it commits. */
   private created: string[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -58,10 +48,33 @@ export class Cluster implements WriteGuard {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.leases = new LeaseTable(options.pool, this.instanceId, this.leaseMs);
     options.persistence.guard = this;
+    this.idle = new IdleUnloader({
+      ...options,
+      owned: this.owned,
+      claiming: (id) => this.claiming.has(id),
+      wakeAt: (id) => this.wakeAt(id),
+      park: (partners) => this.leases.park(partners),
+    });
+    this.unloading = this.idle.unloading;
+    // A partner removed for good (or dropped otherwise) is no longer held here.
+    options.store.onEvicted((partnerId) => this.owned.delete(partnerId));
   }
 
   owns(partnerId: string): boolean {
-    return this.owned.has(partnerId);
+    return this.owned.has(partnerId) && !this.unloading.has(partnerId);
+  }
+
+  /** Whether a request for the partner is served here now; if so, the partner was used now. */
+  serves(partnerId: string): boolean {
+    const held = this.owned.get(partnerId);
+    if (!held || this.unloading.has(partnerId)) return false;
+    held.seen = this.options.realNow();
+    return true;
+  }
+
+  /** How many partners this instance holds in memory. */
+  get resident(): number {
+    return this.owned.size;
   }
 
   /** A database error as a request meets it: an unreachable database is `storage_unavailable`. */
@@ -74,7 +87,9 @@ export class Cluster implements WriteGuard {
    * taken now (rows loaded before this resolves). Otherwise names the live owner.
    */
   claim(partnerId: string): Promise<LeaseView> {
-    if (this.owned.has(partnerId)) return Promise.resolve({ mine: true });
+    const unloading = this.unloading.get(partnerId);
+    if (unloading) return unloading.then(() => this.claim(partnerId));
+    if (this.serves(partnerId)) return Promise.resolve({ mine: true });
     let pending = this.claiming.get(partnerId);
     if (!pending) {
       pending = this.takeOver(partnerId).finally(() => this.claiming.delete(partnerId));
@@ -85,18 +100,24 @@ export class Cluster implements WriteGuard {
 
   private async takeOver(partnerId: string): Promise<LeaseView> {
     const view = await this.leases.acquire(partnerId, this.url);
+    const { store, persistence, engine, webhooks, log } = this.options;
+    if (view === 'gone') {
+      // Removed for good: what stays of it (its tombstones) answers here why it is gone.
+      store.evictPartner(partnerId);
+      await persistence.load([partnerId], [TOMBSTONE_TABLE]);
+      return { mine: true };
+    }
     if (!view.mine) return view;
     const started = performance.now();
-    const { store, persistence, engine, webhooks, log } = this.options;
     // Whatever an earlier tenure left in memory is stale: the database is the truth now.
     store.evictPartner(partnerId);
     const rows = await persistence.load([partnerId]);
     if (!store.partners.get(partnerId)) {
-      // No such partner (a stale token, a deleted partner): nothing to hold.
-      await this.leases.release([partnerId]);
+      // No such partner (a stale token): nothing to hold.
+      await this.leases.drop([partnerId]);
       return { mine: true };
     }
-    this.owned.set(partnerId, performance.now());
+    this.owned.set(partnerId, { since: performance.now(), seen: this.options.realNow() });
     engine.scheduler.arm(partnerId);
     webhooks.resumePartner(partnerId);
     await persistence.flush();
@@ -116,7 +137,7 @@ export class Cluster implements WriteGuard {
       if (!held.has(id)) refused.push(id);
       else if (!this.owned.has(id)) {
         // A partner created here holds its lease from this flush on.
-        this.owned.set(id, now);
+        this.owned.set(id, { since: now, seen: this.options.realNow() });
         this.created.push(id);
       }
     }
@@ -134,10 +155,27 @@ export class Cluster implements WriteGuard {
     if (created.length === 0) return;
     for (const id of created) this.evict(id, 'handed off after creation');
     // Awaited before the creating request is answered, so no request can reach the new partner
-    // while this release is on its way (it would otherwise drop a lease just taken again).
-    await this.leases
-      .release(created)
-      .catch((error: unknown) => this.options.log.error('lease hand-off failed', error));
+    // while this hand-off is on its way (it would otherwise park a lease just taken again).
+    await this.giveBack(created.map((id) => ({ id, wakeAtMs: null })));
+  }
+
+  /**
+   * Parks partners this instance no longer has in memory. Until the update is done they count as
+   * unloading: a request for one waits and then takes it, instead of taking the lease first and
+   * seeing it parked under it (another instance would then take it over from a live owner).
+   */
+  private giveBack(partners: { id: string; wakeAtMs: number | null }[]): Promise<void> {
+    const parked = this.leases
+      .park(partners)
+      .catch((error: unknown) => this.options.log.error('giving leases back failed', error));
+    for (const { id } of partners) {
+      if (this.unloading.has(id)) continue;
+      const done = parked.finally(() => {
+        if (this.unloading.get(id) === done) this.unloading.delete(id);
+      });
+      this.unloading.set(id, done);
+    }
+    return parked;
   }
 
   refused(partnerIds: string[]): Error {
@@ -167,12 +205,24 @@ export class Cluster implements WriteGuard {
     this.timer.unref();
   }
 
-  /** Stops the background work and gives every partner back, so survivors take them at once. */
+  /**
+   * Stops the background work and gives every partner back (parked): the next request for one is
+   * served by a survivor at once, and one with webhook work or a job due is loaded by a survivor's
+   * sweep when it must run.
+   */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.leases.release().catch(() => {});
+    await Promise.all(this.unloading.values());
+    const parked = [...this.owned.keys()].map((id) => ({ id, wakeAtMs: this.wakeAt(id) }));
+    await this.leases.park(parked).catch(() => {});
     this.owned.clear();
+  }
+
+  /** When a partner given back must be loaded again: now with webhook work, else at its next job. */
+  private wakeAt(partnerId: string): number | null {
+    const { webhooks, engine, realNow } = this.options;
+    return webhooks.busy(partnerId) ? realNow() : engine.scheduler.nextDueRealMs(partnerId);
   }
 
   /** One renewal and one sweep; public so tests can drive it without waiting. */
@@ -181,7 +231,8 @@ export class Cluster implements WriteGuard {
     this.ticking = true;
     try {
       await this.renew();
-      for (const partnerId of await this.leases.orphans(SWEEP_BATCH)) {
+      await this.unloadIdle();
+      for (const partnerId of await this.leases.orphans(SWEEP_BATCH, this.options.realNow())) {
         if (!this.timer) break;
         await this.claim(partnerId);
       }
@@ -208,13 +259,30 @@ export class Cluster implements WriteGuard {
       throw error;
     }
     this.lastRenewed = started;
-    for (const [id, since] of this.owned) {
+    for (const [id, { since }] of this.owned) {
       if (since < started && !held.has(id)) this.evict(id, 'its lease was taken by another instance');
     }
     // A lease held without the partner in memory (its load failed): give it back, so the sweep
     // of some instance loads it and its jobs run.
-    const stray = [...held].filter((id) => !this.owned.has(id) && !this.claiming.has(id));
-    if (stray.length > 0) await this.leases.release(stray);
+    const stray = [...held].filter(
+      (id) => !this.owned.has(id) && !this.claiming.has(id) && !this.unloading.has(id),
+    );
+    const now = this.options.realNow();
+    if (stray.length > 0) await this.giveBack(stray.map((id) => ({ id, wakeAtMs: now })));
+  }
+
+  /**
+   * Unloads the partners without a request for `--idle-unload` (see IdleUnloader); `now` is real
+   * time, which tests move. Answers how many left memory.
+   */
+  unloadIdle(now = this.options.realNow()): Promise<number> {
+    return this.idle.sweep(now);
+  }
+
+  /** Holds a partner this instance is about to create (the default one, at start). */
+  adopt(partnerId: string): void {
+    if (!this.owned.has(partnerId))
+      this.owned.set(partnerId, { since: performance.now(), seen: this.options.realNow() });
   }
 
   private evict(partnerId: string, why: string): void {

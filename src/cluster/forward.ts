@@ -19,6 +19,8 @@ const DROPPED_REQUEST = new Set([
 // content-encoding stays (the dashboard's pages are compressed).
 const DROPPED_RESPONSE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
 /** Instances talk over a private network: a live owner accepts a connection well within this. */
 const CONNECT_TIMEOUT_MS = 2_000;
 /** Errors of a connection that was never made: nothing was sent, so sending again is safe. */
@@ -102,7 +104,9 @@ export class Forwarder {
       return new Response(stream, { status: answer.statusCode, headers: out });
     }
     const payload = await answer.body.arrayBuffer();
-    return new Response(request.method === 'HEAD' ? null : payload, {
+    // A null-body status (204 of a DELETE, 304) cannot be given a body, not even an empty one.
+    const noBody = request.method === 'HEAD' || NULL_BODY_STATUSES.has(answer.statusCode);
+    return new Response(noBody ? null : payload, {
       status: answer.statusCode,
       headers: out,
     });

@@ -96,10 +96,10 @@ export function clusterMiddleware(
     }
     if (found === undefined) return next();
     if (typeof found === 'string') {
-      return cluster.owns(found) ? next() : route(c, next, found).catch(unreachable);
+      return cluster.serves(found) ? next() : route(c, next, found).catch(unreachable);
     }
     return found
-      .then((id) => (id === undefined || cluster.owns(id) ? next() : route(c, next, id)))
+      .then((id) => (id === undefined || cluster.serves(id) ? next() : route(c, next, id)))
       .catch(unreachable);
   };
 }

@@ -79,7 +79,12 @@ export class RequestPartners {
     if (!clientId) return undefined;
     const known = this.store.credentials.get(clientId)?.partner_id ?? this.byClient.get(clientId);
     if (known) return known;
-    return this.lookup('SELECT partner_id FROM credentials WHERE id = $1', clientId).then((partner) => {
+    // A gone partner's client id leads to its tombstones (which say why it is gone).
+    return this.lookup(
+      `SELECT partner_id FROM credentials WHERE id = $1
+       UNION ALL SELECT partner_id FROM partner_tombstones WHERE id = $1 LIMIT 1`,
+      clientId,
+    ).then((partner) => {
       // A credential never moves to another partner, so the answer can be kept.
       if (partner) {
         if (this.byClient.size >= CACHE_LIMIT) this.byClient.clear();

@@ -6,26 +6,34 @@ import {
 import { ApiError } from '../domain/errors.js';
 import type { AppDeps } from '../http/deps.js';
 import type { PostgresPersistence } from '../store/postgres/postgres-persistence.js';
-import type { PartnerRecord } from '../store/records.js';
 import { Cluster } from './cluster.js';
 import { Forwarder } from './forward.js';
 import { clusterMiddleware } from './middleware.js';
+import { SharedPartnerDirectory } from './partner-directory.js';
 import { RequestPartners } from './request-partner.js';
 
 export interface SharedMode {
   cluster: Cluster;
+  /** Every partner of the sandbox, wherever it lives; its sweep removes expired unheld ones. */
+  directory: SharedPartnerDirectory;
   /** Once the server listens: registers `url`, takes the default partner if free, starts renewing. */
   start(url: string, credential: DefaultCredential, clockMode: 'running' | 'frozen'): Promise<void>;
   /** Gives every partner back (after the last flush) and closes forwarding connections. */
   close(): Promise<void>;
 }
 
+export interface SharedModeOptions {
+  leaseMs?: number | undefined;
+  forwardWaitMs?: number | undefined;
+  /** `--idle-unload`: a partner without a request for this long leaves memory; never when absent. */
+  idleUnloadMs?: number | undefined;
+}
+
 /** Wires shared mode into the app's dependencies: ownership, forwarding, write fencing. */
 export function sharedMode(
   deps: AppDeps,
   persistence: PostgresPersistence,
-  leaseMs?: number,
-  forwardWaitMs?: number,
+  options: SharedModeOptions = {},
 ): SharedMode {
   const cluster = new Cluster({
     pool: persistence.pool,
@@ -34,30 +42,35 @@ export function sharedMode(
     engine: deps.engine,
     webhooks: deps.webhooks,
     log: deps.log,
-    leaseMs,
+    leaseMs: options.leaseMs,
+    realNow: deps.realNow,
+    idleUnloadMs: options.idleUnloadMs,
   });
   const forwarder = new Forwarder(cluster.instanceId);
   deps.clusterGate = clusterMiddleware(
     cluster,
     new RequestPartners(deps.store, persistence.pool),
     forwarder,
-    forwardWaitMs,
+    options.forwardWaitMs,
   );
-  deps.partnerDirectory = {
-    createdBy: async (partnerId) =>
-      (
-        await persistence.pool.query<{ record: PartnerRecord }>(
-          "SELECT record FROM partners WHERE record->>'created_by' = $1",
-          [partnerId],
-        )
-      ).rows.map((r) => r.record),
-  };
+  const directory = new SharedPartnerDirectory({
+    pool: persistence.pool,
+    store: deps.store,
+    cluster,
+    forwarder,
+    realNow: deps.realNow,
+    log: deps.log,
+  });
+  deps.partnerDirectory = directory;
   return {
     cluster,
+    directory,
     async start(url, credential, clockMode) {
       cluster.start(url);
       const view = await cluster.claim(DEFAULT_PARTNER_ID);
       if (view.mine) {
+        // Created here on a fresh database: it stays here (not handed off as API-made partners are).
+        cluster.adopt(DEFAULT_PARTNER_ID);
         ensureDefaultPartner(deps, credential, clockMode);
         try {
           await deps.persistence.flush();

@@ -21,7 +21,7 @@ export interface RunServices {
   isolatedPartners: boolean;
   listener(): Promise<Listener>;
   /** Isolated partners made before a check asked (the runner's probe makes the first). */
-  spares: Array<{ clientId: string; clientSecret: string }>;
+  spares: Array<{ id: string; clientId: string; clientSecret: string }>;
   /** Fixtures of the shared partner (black box, or controlled without isolation). */
   sharedFixtures: Map<string, Promise<unknown>>;
   /** Journeys of the run, and the contexts they were built in (closed when the run ends). */
@@ -61,11 +61,16 @@ export function checkContext(check: Check, services: RunServices): CheckRun {
 
   const newPartner = async (label: string): Promise<PartnerApi> => {
     const spare = services.spares.pop();
-    if (spare) return partnerApi(http, spare.clientId, spare.clientSecret);
+    if (spare) {
+      undo.push(() => removePartner(main, spare.id));
+      return partnerApi(http, spare.clientId, spare.clientSecret);
+    }
     const name = `conformance ${facts.runTag} ${check.id}${label}`.slice(0, 200);
-    const created = await main.call('POST', '/sandbox/partners', { body: { name, clock: 'frozen' } });
+    const created = await main.call('POST', '/sandbox/partners', {
+      body: { name, clock: 'frozen', expires_in: KIT_PARTNER_LIFETIME_S },
+    });
     const body = created.body as
-      | { client_id?: unknown; client_secret?: unknown; clock?: { frozen?: unknown } }
+      | { id?: unknown; client_id?: unknown; client_secret?: unknown; clock?: { frozen?: unknown } }
       | undefined;
     if (
       created.status !== 201 ||
@@ -75,6 +80,10 @@ export function checkContext(check: Check, services: RunServices): CheckRun {
       skip(
         `POST /v3/sandbox/partners answered ${created.status}: the kit could not make an isolated partner`,
       );
+    }
+    if (typeof body.id === 'string') {
+      const id = body.id;
+      undo.push(() => removePartner(main, id));
     }
     const api = partnerApi(http, body.client_id, body.client_secret);
     return body.clock?.frozen === true ? api : frozen(api);
@@ -244,4 +253,15 @@ export function okBody(answer: Answer, what: string): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     fail(`${what}: the body is not a JSON object`, 'a JSON object', answer.text.slice(0, 300), answer);
   return body as Record<string, unknown>;
+}
+
+/**
+ * Partners the kit makes live an hour at most (a sandbox that knows lifetimes removes them even
+ * if the run is killed) and are deleted when their check ends; a target without
+ * `DELETE /sandbox/partners/{id}` keeps them, and the kit says nothing of it.
+ */
+export const KIT_PARTNER_LIFETIME_S = 3600;
+
+async function removePartner(creator: PartnerApi, id: string): Promise<void> {
+  await creator.call('DELETE', `/sandbox/partners/${encodeURIComponent(id)}`).catch(() => undefined);
 }

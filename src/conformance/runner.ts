@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import picomatch from 'picomatch';
 import { enumValuesOf } from '../drift/structural-diff.js';
-import { checkContext, type RunServices } from './context.js';
+import { checkContext, KIT_PARTNER_LIFETIME_S, type RunServices } from './context.js';
 import { CredentialRefused, type HttpOptions, partnerApi, send, Unreachable } from './http.js';
 import { Recorder } from './recorder.js';
 import { SPEC_ENUM_VALUES } from './spec/enums.js';
@@ -140,6 +140,10 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
   } finally {
     for (const journey of services.journeyRuns) await journey.close();
     for (const undo of services.deferred.reverse()) await undo().catch(() => undefined);
+    // The first partner, when no check took it.
+    for (const left of services.spares.splice(0)) {
+      await probe.call('DELETE', `/sandbox/partners/${encodeURIComponent(left.id)}`).catch(() => undefined);
+    }
     if (listener) await (await listener.catch(() => undefined))?.close();
   }
   return {
@@ -224,15 +228,18 @@ async function detectMode(api: ReturnType<typeof partnerApi>): Promise<Mode> {
 async function firstPartner(
   api: ReturnType<typeof partnerApi>,
   http: HttpOptions,
-): Promise<{ clientId: string; clientSecret: string } | undefined> {
+): Promise<{ id: string; clientId: string; clientSecret: string } | undefined> {
   const created = await api
-    .call('POST', '/sandbox/partners', { body: { name: 'conformance kit', clock: 'frozen' } })
+    .call('POST', '/sandbox/partners', {
+      body: { name: 'conformance kit', clock: 'frozen', expires_in: KIT_PARTNER_LIFETIME_S },
+    })
     .catch(() => undefined);
   const body = created?.body as
-    | { client_id?: unknown; client_secret?: unknown; clock?: { frozen?: unknown } }
+    | { id?: unknown; client_id?: unknown; client_secret?: unknown; clock?: { frozen?: unknown } }
     | undefined;
   if (
     created?.status !== 201 ||
+    typeof body?.id !== 'string' ||
     typeof body?.client_id !== 'string' ||
     typeof body.client_secret !== 'string'
   ) {
@@ -242,5 +249,5 @@ async function firstPartner(
   if (body.clock?.frozen !== true) {
     await partnerApi(http, body.client_id, body.client_secret).call('POST', '/sandbox/clock/freeze');
   }
-  return { clientId: body.client_id, clientSecret: body.client_secret };
+  return { id: body.id, clientId: body.client_id, clientSecret: body.client_secret };
 }

@@ -92,6 +92,7 @@ export function sessionApi(deps: AppDeps, fetch: AppFetch, session: DashboardSes
 }
 
 const tokens = new WeakMap<AppDeps, Map<string, { token: string; expMs: number }>>();
+const TOKENS_KEPT = 10_000;
 
 function accessToken(deps: AppDeps, session: DashboardSession): string {
   let cache = tokens.get(deps);
@@ -114,6 +115,8 @@ function accessToken(deps: AppDeps, session: DashboardSession): string {
   }
   const key = Buffer.from(deps.store.meta.signing_key, 'base64url');
   const issued = issueAccessToken(credential, clock, key, deps.ids('jti_'));
+  // Bounded: a sandbox that runs for months sees many credentials sign in (and many go).
+  if (cache.size >= TOKENS_KEPT) cache.clear();
   cache.set(session.clientId, {
     token: issued.access_token,
     expMs: Math.floor(now / 1000) * 1000 + TOKEN_LIFETIME_SECONDS * 1000,

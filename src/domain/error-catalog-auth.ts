@@ -27,6 +27,16 @@ export const AUTH_ERRORS = {
     title: 'Invalid client credentials',
     help: 'The HTTP Basic credentials are unknown, malformed or revoked. Check `client_id` and `client_secret`, or create a new credential.',
   },
+  partner_expired: {
+    status: 401,
+    title: 'Partner expired',
+    help: "The partner these credentials or this token belong to reached the end of its lifetime (`expires_at`, set by `expires_in` or the sandbox's `--partner-ttl`) and was removed with all its data. Create a new partner (`POST /v3/sandbox/partners`), with a longer `expires_in` if you need it, or extend a partner before it expires (`PATCH /v3/sandbox/partners/{partner_id}`).",
+  },
+  partner_deleted: {
+    status: 401,
+    title: 'Partner deleted',
+    help: 'The partner these credentials or this token belong to was deleted (`DELETE /v3/sandbox/partners/{partner_id}`) with all its data. Create a new partner (`POST /v3/sandbox/partners`).',
+  },
   partner_signup_disabled: {
     status: 403,
     title: 'Partner sign-up is turned off',

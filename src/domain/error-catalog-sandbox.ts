@@ -22,6 +22,16 @@ export const SANDBOX_ERRORS = {
     title: 'Clock jump too large',
     help: 'One advance moves a partner clock at most 3660 days (10 years), so a typo cannot make the sandbox run millions of jobs; advance in several steps if you really need more. A clock reads at most 9899-12-31T23:59:59.999Z, so everything it dates (due dates, offer validity, retries) stays within year 9999.',
   },
+  partner_protected: {
+    status: 403,
+    title: 'The default partner cannot be removed',
+    help: "The sandbox's default partner (the credential printed at start-up) lives as long as the sandbox: it cannot be deleted or given a lifetime. Create partners of your own (`POST /v3/sandbox/partners`) and delete or expire those.",
+  },
+  partner_limit_reached: {
+    status: 422,
+    title: 'Partner limit reached',
+    help: 'This sandbox holds as many partners as it is allowed to (`--max-partners`). Delete partners you no longer need (`DELETE /v3/sandbox/partners/{partner_id}`, `credit-sandbox partners delete`), give new ones a short lifetime (`expires_in`, `--ttl`), or ask the operator for a higher limit.',
+  },
   quota_exceeded: {
     status: 422,
     title: 'Partner quota reached',

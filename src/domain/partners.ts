@@ -14,6 +14,8 @@ export interface NewPartner {
   credential?: { clientId: string; clientSecret: string };
   /** The partner creating it, which can list it later. */
   createdBy?: string;
+  /** The end of its lifetime, real time in ms since the epoch; it lives until deleted when absent. */
+  expiresAtMs?: number | undefined;
 }
 
 export interface PartnerSources {
@@ -48,6 +50,7 @@ export function createPartner(
     created_at: new Date(clock.frozen_at_ms ?? sources.realNow() + clock.offset_ms).toISOString(),
     clock,
     ...(input.createdBy ? { created_by: input.createdBy } : {}),
+    ...(input.expiresAtMs !== undefined ? { expires_at_ms: input.expiresAtMs } : {}),
   });
   const own = sources.streams?.partner(partner.id) ?? sources;
   const { row, secret } = issueCredential(

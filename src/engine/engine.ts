@@ -93,6 +93,20 @@ export class Engine {
         });
       },
     });
+    // A partner that leaves memory (deleted, expired, unloaded, moved to another instance) leaves
+    // nothing behind here: no timer, no cached clock, context or random stream.
+    deps.store.onEvicted((partnerId) => this.forget(partnerId));
+    // A removal that could not be written put the partner back: its timer runs again.
+    deps.store.removals.onRestored((partnerId) => this.scheduler.arm(partnerId));
+  }
+
+  /** Drops what the engine keeps for a partner in memory (it is no longer in the store). */
+  forget(partnerId: string): void {
+    this.scheduler.disarm(partnerId);
+    this.clocks.delete(partnerId);
+    this.liveContexts.delete(partnerId);
+    this.randoms.delete(partnerId);
+    this.streams.forget?.(partnerId);
   }
 
   /** Registers the body of a job kind and the shape of its payload (imports are checked against it). */

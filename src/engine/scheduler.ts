@@ -124,6 +124,29 @@ export class Scheduler {
     this.arm(partnerId);
   }
 
+  /**
+   * Real time (ms since the epoch) at which the partner's earliest job falls due: now if it
+   * already has, null if it has none or its clock is frozen before it (only a clock move can
+   * bring it). Where an idle partner must be loaded again to run on time.
+   */
+  nextDueRealMs(partnerId: string): number | null {
+    const partner = this.deps.store.partners.get(partnerId);
+    const next = this.deps.store.jobsByPartner.peek(partnerId);
+    if (!partner || !next) return null;
+    const realNow = this.deps.realNow();
+    const wait = next.due_at_ms - clockReading(partner.clock, realNow);
+    if (wait <= 0) return realNow;
+    return partner.clock.frozen_at_ms === null ? realNow + wait : null;
+  }
+
+  /** Stops the partner's timer and forgets it (the partner left this instance's memory). */
+  disarm(partnerId: string): void {
+    const timer = this.timers.get(partnerId);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(partnerId);
+    this.firesAt.delete(partnerId);
+  }
+
   /** Arms every partner (after a restart). */
   start(): void {
     this.stopped = false;

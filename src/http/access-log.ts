@@ -17,6 +17,9 @@ export const ACCESS_LOG_FORMATS: readonly AccessLogFormat[] = ['pretty', 'json',
  * is made once per millisecond, and the lines of one event-loop turn go out in one write (at the
  * end of the turn, or on `flush`). What waits is text only, at most one turn's worth.
  */
+/** Request ids of answers sent through `app.fetch`, by their Node response (see noteRequestId). */
+const requestIds = new WeakMap<object, string>();
+
 export class AccessLog {
   private pending = '';
   private scheduled = false;
@@ -28,8 +31,12 @@ export class AccessLog {
     private readonly write: (text: string) => void,
   ) {}
 
-  /** One answered request; `startedMs` is its `performance.now()` when it arrived. */
-  line(method: string, path: string, status: number, startedMs: number): void {
+  /**
+   * One answered request; `startedMs` is its `performance.now()` when it arrived, `requestId` its
+   * `Request-Id` (JSON lines carry it, so a line leads to the inspector's entry and the server's
+   * own log lines about the same request).
+   */
+  line(method: string, path: string, status: number, startedMs: number, requestId?: string): void {
     if (status === 200 && path === '/healthz') return;
     // Secrets in a query (`?client_secret=…`) or a path never reach the log.
     const shown = redactTarget(path);
@@ -41,7 +48,7 @@ export class AccessLog {
     }
     this.pending +=
       this.format === 'json'
-        ? `${JSON.stringify({ time: this.stamp, method, path: shown, status, duration_ms: durationMs })}\n`
+        ? `${JSON.stringify({ time: this.stamp, method, path: shown, status, duration_ms: durationMs, request_id: requestId })}\n`
         : `${this.stamp}  ${method.padEnd(6)} ${shown}  ${status}  ${durationMs} ms\n`;
     if (!this.scheduled) {
       this.scheduled = true;
@@ -49,10 +56,27 @@ export class AccessLog {
     }
   }
 
+  /**
+   * Notes the `Request-Id` of the answer `res` is about to send: headers given to `writeHead` as a
+   * whole (as @hono/node-server does) are not seen by `res.getHeader`.
+   */
+  static noteRequestId(res: object, requestId: string | undefined): void {
+    if (requestId !== undefined) requestIds.set(res, requestId);
+  }
+
   /** Logs a request once its response has been sent (answers made asynchronously, other routes). */
   watch(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
-    res.once('finish', () => this.line(req.method ?? 'GET', req.url ?? '/', res.statusCode, started));
+    res.once('finish', () => {
+      const requestId = res.getHeader('request-id') ?? requestIds.get(res);
+      this.line(
+        req.method ?? 'GET',
+        req.url ?? '/',
+        res.statusCode,
+        started,
+        typeof requestId === 'string' ? requestId : undefined,
+      );
+    });
   }
 
   /** Writes what is waiting now (the end of a turn, or shutdown). */

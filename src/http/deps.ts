@@ -8,6 +8,8 @@ import type { PartnerRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDelivery } from '../webhooks/delivery-service.js';
 import type { AppEnv } from './env.js';
+import type { SandboxMetrics } from './metrics.js';
+import type { MetricsAccess } from './metrics-route.js';
 
 /** Server-wide settings that change behaviour (flags and environment). */
 export interface AppConfig {
@@ -22,6 +24,10 @@ export interface AppConfig {
   webhookPublicOnly?: boolean;
   /** Whether `POST /v3/sandbox/partners` creates partners (`--partner-signup`, on by default). */
   partnerSignup?: boolean;
+  /** Lifetime in seconds of partners created through the API without `expires_in` (`--partner-ttl`). */
+  partnerTtlSeconds?: number | undefined;
+  /** Live partners the sandbox holds at most (`--max-partners`); unbounded when absent. */
+  maxPartners?: number | undefined;
   /** Hosted safety: per-partner limits (requests per second are `rateLimit`). Absent: none. */
   quotas?: PartnerQuotas | undefined;
   /** Requests per second per partner; 0 disables rate limiting. */
@@ -58,9 +64,15 @@ export interface HostedSafety {
   quotas: PartnerQuotas | undefined;
 }
 
+/** What a log line is about: the request (its `Request-Id`) or the partner. */
+export interface LogContext {
+  request_id?: string | undefined;
+  partner_id?: string | undefined;
+}
+
 export interface Logger {
-  info(message: string): void;
-  error(message: string, error?: unknown): void;
+  info(message: string, context?: LogContext): void;
+  error(message: string, error?: unknown, context?: LogContext): void;
 }
 
 /** Everything the app needs, built once and passed in (real implementations by default in `server.ts`). */
@@ -90,7 +102,28 @@ export interface AppDeps {
    * Shared mode only: the partners a partner created, read from the database (they live on
    * whichever instance owns each, not necessarily in this one's memory).
    */
-  partnerDirectory?: { createdBy(partnerId: string): Promise<PartnerRecord[]> };
+  partnerDirectory?: PartnerDirectory;
+  /** `GET /metrics` and what it counts (`--metrics`, on by default in a server; absent in tests). */
+  metrics?: { recorder: SandboxMetrics; access: MetricsAccess } | undefined;
+}
+
+/**
+ * Shared mode's view of every partner of the sandbox, wherever it lives (read from the database),
+ * for the partner routes: a partner may be held by another instance, or by none.
+ */
+export interface PartnerDirectory {
+  /** The partners a partner created. */
+  createdBy(partnerId: string): Promise<PartnerRecord[]>;
+  /** A partner's row, wherever it lives. */
+  get(partnerId: string): Promise<PartnerRecord | undefined>;
+  /** How many partners the sandbox holds. */
+  count(): Promise<number>;
+  /**
+   * Brings the partner into this instance's memory when no other live instance holds it (and
+   * answers undefined), or answers the request as the instance holding it does, sent there on the
+   * partner's own behalf (the caller was checked here: the partner itself or its creator).
+   */
+  bring(partnerId: string, request: Request, body?: string): Promise<Response | undefined>;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {

@@ -20,7 +20,7 @@ export function errorResponse(
   maxBodyBytes: number,
 ): Response {
   try {
-    return problemResponse(c, toApiError(error, deps, c.req, maxBodyBytes), deps.config.publicUrl);
+    return problemResponse(c, toApiError(error, deps, c, maxBodyBytes), deps.config.publicUrl);
   } catch (failure) {
     try {
       deps.log.error('answering an error failed', failure);
@@ -38,12 +38,8 @@ export function errorResponse(
 }
 
 /** Maps anything thrown to a problem; unexpected errors are logged and answer 500. */
-function toApiError(
-  error: unknown,
-  deps: AppDeps,
-  req: { method: string; path: string },
-  maxBodyBytes: number,
-): ApiError {
+function toApiError(error: unknown, deps: AppDeps, c: Context<AppEnv>, maxBodyBytes: number): ApiError {
+  const req = c.req;
   if (error instanceof ApiError) return error;
   // Logged once by the storage health when it began, not per request.
   if (error instanceof StorageUnavailableError) return storageUnavailable(req.method, req.path, error);
@@ -65,7 +61,7 @@ function toApiError(
       param: 'body',
     });
   }
-  deps.log.error('unexpected error while handling a request', error);
+  deps.log.error('unexpected error while handling a request', error, { request_id: c.get('requestId') });
   return unexpected();
 }
 

@@ -29,6 +29,11 @@ export class RateLimiter {
     private readonly realNow: () => number,
   ) {}
 
+  /** Forgets a partner's bucket (it left this instance's memory; a new one starts full). */
+  forget(key: string): void {
+    this.buckets.delete(key);
+  }
+
   take(key: string): RateDecision {
     const now = this.realNow();
     const bucket = this.buckets.get(key) ?? { tokens: this.rate, updatedMs: now };

@@ -22,6 +22,8 @@ export interface RandomStreams {
    * polls sends more requests), so drawing them never shifts the server's or a partner's values.
    */
   named(name: string): RandomStream;
+  /** Drops what is kept in memory for a partner's stream (its position stays where it is kept). */
+  forget?(partnerId: string): void;
 }
 
 /** Without a seed every partner shares the one (cryptographically random) source, as before. */
@@ -72,6 +74,9 @@ export function seededStreams(seed: string, counters: StreamCounters): RandomStr
     server: stream(SERVER_STREAM),
     partner: (partnerId) => stream(`partner:${partnerId}`),
     named: (name) => stream(`named:${name}`),
+    forget: (partnerId) => {
+      cache.delete(`partner:${partnerId}`);
+    },
   };
 }
 

@@ -80,11 +80,19 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   };
 }
 
+/**
+ * A replay's partner stays a day for looking at what the replay left (the dashboard, the
+ * inspector), then a sandbox that knows lifetimes removes it; older sandboxes ignore the field.
+ */
+export const REPLAY_PARTNER_LIFETIME_S = 86_400;
+
 async function newPartner(target: string, bootstrap: Credential, source: string): Promise<Credential> {
   const client = new TargetClient(target, bootstrap);
   try {
     const name = `replay of ${source.split(/[\\/]/).at(-1) ?? 'a recording'}`.slice(0, 200);
-    const created = await client.call('POST', '/sandbox/partners', { json: { name, clock: 'frozen' } });
+    const created = await client.call('POST', '/sandbox/partners', {
+      json: { name, clock: 'frozen', expires_in: REPLAY_PARTNER_LIFETIME_S },
+    });
     const body = created.body as { client_id?: unknown; client_secret?: unknown } | undefined;
     if (
       created.status !== 201 ||

@@ -16,6 +16,30 @@ export interface PartnerRecord {
   clock: ClockState;
   /** The partner whose token created it (`POST /sandbox/partners`); absent for the default one. */
   created_by?: string;
+  /**
+   * When the partner expires, real time in ms since the epoch (not its clock: a lifetime bounds
+   * what the sandbox holds); absent or null: it lives until deleted.
+   */
+  expires_at_ms?: number | null;
+}
+
+/** Why a partner is gone: its lifetime ran out, or it was deleted. */
+export type PartnerGoneReason = 'expired' | 'deleted';
+
+/**
+ * What stays of a gone partner for a while, so that its credentials and tokens answer why they
+ * stopped working (401 `partner_expired` / `partner_deleted`): one row for the partner's id and
+ * one per client id it had. Nothing else of the partner is kept.
+ */
+export interface PartnerTombstoneRecord {
+  /** The gone partner's id, or one of its client ids. */
+  id: string;
+  seq: number;
+  /** The gone partner. */
+  partner_id: string;
+  reason: PartnerGoneReason;
+  /** Real time it went, ms since the epoch. */
+  gone_at_ms: number;
 }
 
 export type CredentialStatus = 'active' | 'revoked';

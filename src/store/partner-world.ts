@@ -1,4 +1,3 @@
-import { GroupIndex } from './indexes.js';
 import { SEQ_CEILING } from './record-rules.js';
 import { IdleRowSizer, rowJsonBytes } from './row-sizes.js';
 import type { WorldRow, WorldTables } from './snapshot-records.js';
@@ -21,6 +20,7 @@ export const NOT_IN_SNAPSHOTS: Readonly<Record<string, string>> = {
     "the partner's random-stream position is saved on its own (`random_draws`), and only under --seed",
   fault_rules:
     'API-side fault rules are test-harness configuration: a restore must not bring back a fault a test cleared',
+  partner_tombstones: "what stays of gone partners: the sandbox's, not a partner's",
 };
 
 export type { WorldRow, WorldTables } from './snapshot-records.js';
@@ -32,35 +32,15 @@ export function snapshotTableNames(store: Store): string[] {
 
 type AnyTable = Table<WorldRow>;
 
-/**
- * Per-partner row groups of the snapshot tables, registered on first use (a store that never
- * takes a snapshot pays nothing), so saving and restoring cost the partner's size, not the store's.
- */
-const groups = new WeakMap<Store, Map<string, GroupIndex<WorldRow>>>();
-
 function tableOf(store: Store, name: string): AnyTable {
   const table = store.table(name);
   if (!(table instanceof Table)) throw new Error(`snapshot table ${name} is not a row table`);
   return table as AnyTable;
 }
 
-/** The partner's rows of one row table, through a per-partner index made on first use. */
+/** The partner's rows of one row table (the table's own per-partner group: its size, not the table's). */
 export function partnerRows(store: Store, name: string, partnerId: string): readonly WorldRow[] {
-  return partnerGroup(store, name).get(partnerId);
-}
-
-function partnerGroup(store: Store, name: string): GroupIndex<WorldRow> {
-  let byTable = groups.get(store);
-  if (!byTable) {
-    byTable = new Map();
-    groups.set(store, byTable);
-  }
-  let group = byTable.get(name);
-  if (!group) {
-    group = tableOf(store, name).index(new GroupIndex<WorldRow>((row) => row.partner_id));
-    byTable.set(name, group);
-  }
-  return group;
+  return tableOf(store, name).partnerRows(partnerId);
 }
 
 /**
@@ -70,7 +50,7 @@ function partnerGroup(store: Store, name: string): GroupIndex<WorldRow> {
 export function captureWorldTables(store: Store, partnerId: string): WorldTables {
   const tables: WorldTables = {};
   for (const name of snapshotTableNames(store)) {
-    tables[name] = [...partnerGroup(store, name).get(partnerId)];
+    tables[name] = tableOf(store, name).partnerRows(partnerId);
   }
   return tables;
 }
@@ -108,7 +88,7 @@ export function findTakenId(
  */
 export function replaceWorldTables(store: Store, partnerId: string, tables: WorldTables): void {
   for (const name of snapshotTableNames(store)) {
-    const current = partnerGroup(store, name).get(partnerId);
+    const current = tableOf(store, name).partnerRows(partnerId);
     const wanted = tables[name] ?? [];
     // Rows are immutable: a row object present now and in the world is the same row, untouched
     // (a restore after a test that changed a few rows swaps only those).

@@ -16,6 +16,8 @@ export interface Persistence {
   close(): Promise<void>;
   /** Whether writes can be made durable now (`/healthz`, writes refused up front while not). */
   readonly health: StorageHealth;
+  /** Told how long each write took to become durable, in seconds (`/metrics`). */
+  onWrite?: ((seconds: number) => void) | undefined;
 }
 
 /** The default: nothing to write, never unavailable. */

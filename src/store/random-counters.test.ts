@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deletePartnerData } from './partner-rows.js';
 import { Store } from './store.js';
 
 describe('seeded stream positions in the store', () => {
@@ -21,7 +22,7 @@ describe('seeded stream positions in the store', () => {
   it('moves with the partner: evicted with it, and kept by a reset (a restarted stream would repeat ids)', () => {
     const store = new Store('key');
     store.setRandomCounter('partner:ptn_a', 9);
-    store.deletePartnerData('ptn_a');
+    deletePartnerData(store, 'ptn_a');
     expect(store.randomCounter('partner:ptn_a')).toBe(9);
     store.evictPartner('ptn_a');
     expect(store.randomCounter('partner:ptn_a')).toBe(0);

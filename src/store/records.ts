@@ -34,7 +34,9 @@ export type {
   FaultAction,
   FaultRuleRecord,
   IdempotencyRecord,
+  PartnerGoneReason,
   PartnerRecord,
+  PartnerTombstoneRecord,
 } from './partner-records.js';
 export type { JsonObject, JsonValue } from './record-rules.js';
 export type {

@@ -15,10 +15,17 @@ export interface IndexedEntry {
  */
 export class RequestIdIndex {
   private readonly byId = new Map<string, IndexedEntry>();
-  private readonly unindexed: RequestRing[] = [];
+  private unindexed: RequestRing[] = [];
+  /** Rings in `unindexed` that left the log since (see `drop`). */
+  private dropped = 0;
 
   /** `isLive`: whether a ring is still its partner's (rings are replaced when rebuilt or evicted). */
   constructor(private readonly isLive: (ring: RequestRing) => boolean) {}
+
+  /** Rings waiting for the next catch-up (bounded by the live rings, see `drop`). */
+  get backlog(): number {
+    return this.unindexed.length;
+  }
 
   /** Queues a ring that gained entries (once until the next catch-up). */
   queue(ring: RequestRing): void {
@@ -58,6 +65,7 @@ export class RequestIdIndex {
       ring.indexedThrough = ring.appended;
     }
     this.unindexed.length = 0;
+    this.dropped = 0;
     return repeated;
   }
 
@@ -77,8 +85,28 @@ export class RequestIdIndex {
     this.byId.delete(id);
   }
 
+  /**
+   * A ring that left the log (its partner was removed or moved): its ids leave the index at once,
+   * and it leaves the queue once dropped rings are half of it. Otherwise a log nobody reads kept
+   * every ring that ever queued, with its entries, however many partners came and went.
+   */
+  drop(ring: RequestRing): void {
+    for (let i = 0; i < ring.count; i++) {
+      const id = ring.id(i);
+      if (this.byId.get(id)?.ring === ring) this.byId.delete(id);
+    }
+    if (!ring.awaitingIndex) return;
+    this.dropped++;
+    if (this.dropped > 64 && this.dropped * 2 > this.unindexed.length) {
+      this.unindexed = this.unindexed.filter((queued) => this.isLive(queued));
+      this.dropped = 0;
+    }
+  }
+
   clear(): void {
     this.byId.clear();
+    this.unindexed = [];
+    this.dropped = 0;
   }
 
   private positionOf(id: string, entry: IndexedEntry): number {

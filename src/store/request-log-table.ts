@@ -1,27 +1,21 @@
 import type { TableChanges } from './change-set.js';
 import { RequestIdIndex } from './request-id-index.js';
-import type { RequestRecord } from './request-records.js';
+import type { RequestLogOptions, RequestRecord } from './request-records.js';
 import { type AnswerFilter, RequestRing } from './request-ring.js';
+
+export type { RequestLogOptions } from './request-records.js';
+
 import type { PersistedTable } from './table.js';
 
 /**
  * The most entries the whole log holds on one instance (or one partner's limit, if higher): with
- * bodies kept to a few KB each (see the inspector's kept-body.ts), this bounds the log's memory
- * however many partners an instance serves. Beyond it, the partner holding the most entries loses
- * its oldest.
+ * bodies of a few KB each (inspector/kept-body.ts), this bounds the log's memory however many
+ * partners an instance serves. Beyond it, the partner holding the most loses its oldest.
  */
 export const INSTANCE_LOG_ENTRIES = 10_000;
 
-export interface RequestLogOptions {
-  /** What readers see of a stored answer (the inspector redacts secrets there). */
-  showAnswer?: AnswerFilter;
-  /** Runs a callback once the current turn of the event loop is over (`setImmediate`). */
-  defer?: (callback: () => void) => void;
-}
-
 /**
  * The request inspector's log: a ring per partner (see RequestRing), persisted like any table.
- *
  * Appending is the hot path (every API request), so it touches nothing but the partner's ring,
  * and the middleware's `appendSoon` does even that after the response is on its way:
  * - appends queued by `appendSoon` are applied at the end of the event loop's turn, and every
@@ -39,8 +33,7 @@ export class RequestLogTable implements PersistedTable {
   private readonly index = new RequestIdIndex((ring) => this.rings.get(ring.partnerId) === ring);
   private readonly unflushed: RequestRing[] = [];
   private deleted: string[] = [];
-  /** Entries waiting for the end of the event loop's turn. */
-  private pending: RequestRecord[] = [];
+  private pending: RequestRecord[] = []; // entries waiting for the end of the event loop's turn
   private pendingLimit = 0;
   private readonly showAnswer: AnswerFilter;
   private readonly defer: (callback: () => void) => void;
@@ -55,6 +48,13 @@ export class RequestLogTable implements PersistedTable {
     return this.total;
   }
 
+  /** Bytes the rings hold (numbers and texts): `credit_sandbox_bytes{kind="inspector"}`. */
+  get bytesHeld(): number {
+    let bytes = 0;
+    for (const ring of this.rings.values()) bytes += ring.bytesHeld;
+    return bytes;
+  }
+
   /** The partner's ring (oldest first), if it has logged anything; the id index caught up. */
   ring(partnerId: string): RequestRing | undefined {
     this.catchUp();
@@ -62,9 +62,8 @@ export class RequestLogTable implements PersistedTable {
   }
 
   /**
-   * `append`, once the current turn of the event loop is over (every read applies it first), so
-   * the work of a whole turn's requests is done in one go after their responses. Entries keep
-   * their order.
+   * `append`, once the current turn of the event loop is over (every read applies it first): a
+   * whole turn's requests in one go after their responses, in order.
    */
   appendSoon(entry: RequestRecord, limit: number): void {
     this.pending.push(entry);
@@ -73,22 +72,19 @@ export class RequestLogTable implements PersistedTable {
   }
 
   /**
-   * Appends the partner's newest request and drops its oldest beyond `limit`. Nothing else: an id
-   * already held (only a deterministic id source restarted over its own data repeats one) is
-   * settled by the id index when it catches up, the newer entry winning.
+   * Appends the partner's newest request and drops its oldest beyond `limit`. An id already held
+   * (a deterministic id source restarted over its own data) is settled by the id index later.
    */
   append(row: RequestRecord, limit: number): void {
     this.applyPending();
     this.add(row, limit);
   }
 
-  /** A held request by id, or undefined. */
   get(id: string): RequestRecord | undefined {
     const found = this.locate(id);
     return found ? found.ring.row(found.position) : undefined;
   }
 
-  /** Where a held request sits: its ring and position, or undefined. */
   locate(id: string): { ring: RequestRing; position: number } | undefined {
     this.catchUp();
     return this.index.find(id);
@@ -111,18 +107,23 @@ export class RequestLogTable implements PersistedTable {
   deleteWhere(predicate: (row: { id: string }) => boolean): number {
     this.catchUp();
     let removed = 0;
-    for (const ring of [...this.rings.values()]) {
+    for (const ring of [...this.rings.values()])
       for (const row of ring.rows()) if (predicate(row) && this.delete(row.id)) removed++;
-    }
     return removed;
   }
 
-  /** Forgets a partner's log without recording deletes (shared mode: another instance owns it). */
+  hasChangesOf(partnerId: string): boolean {
+    this.applyPending();
+    return this.rings.get(partnerId)?.awaitingFlush === true;
+  }
+
+  /** Forgets a partner's log without recording deletes (it moved elsewhere, or was removed). */
   evictPartner(partnerId: string): number {
     this.applyPending();
     const ring = this.rings.get(partnerId);
     if (!ring) return 0;
     this.rings.delete(partnerId);
+    this.index.drop(ring);
     this.total -= ring.count;
     return ring.count;
   }

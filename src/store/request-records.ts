@@ -41,3 +41,11 @@ export interface RequestFault {
   rule_id: string;
   action: FaultAction;
 }
+
+/** How a request log is built (see RequestLogTable). */
+export interface RequestLogOptions {
+  /** What readers see of a stored answer (the inspector redacts secrets there). */
+  showAnswer?: (text: string) => string;
+  /** Runs a callback once the current turn of the event loop is over (`setImmediate`). */
+  defer?: (callback: () => void) => void;
+}

@@ -224,6 +224,11 @@ export class RequestRing {
     return this.texts.read(this.number(slot, TEXT_CHUNK), offset, bytes);
   }
 
+  /** Bytes the ring holds: its numbers and the texts in its arena. */
+  get bytesHeld(): number {
+    return this.numbers.byteLength + this.texts.bytesHeld;
+  }
+
   /** Twice the room: the entries move, oldest first, into fresh storage. */
   private grow(): void {
     const room = new RequestRing(this.partnerId, (this.mask + 1) * 2, this.showAnswer);

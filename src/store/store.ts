@@ -1,8 +1,9 @@
-import type { ChangeSet } from './change-set.js';
+import { type ChangeSet, TOMBSTONE_TABLE } from './change-set.js';
 import { creditOfferIndexes, loanIndexes, transactionIndexes } from './credit-indexes.js';
 import { biometricsSessionIndexes, customerIndexes } from './customer-indexes.js';
 import { HeapIndex } from './heap-index.js';
 import { byField, SortedIndex } from './indexes.js';
+import { PartnerRemovals } from './partner-removals.js';
 import { PARTNER_STREAM_PREFIX, type RandomCounterRecord } from './random-counters.js';
 import { nextExactSeq } from './record-rules.js';
 import type {
@@ -18,6 +19,7 @@ import type {
   JobRecord,
   LoanRecord,
   PartnerRecord,
+  PartnerTombstoneRecord,
   SimulationRecord,
   TransactionRecord,
   WebhookEndpointRecord,
@@ -105,6 +107,8 @@ export class Store {
 
   /** Named snapshots of partner worlds (`POST /v3/sandbox/snapshots`). */
   readonly snapshots = new Table<SnapshotRecord>('snapshots');
+  /** What stays of gone partners for a while (by partner id and client id): why they are gone. */
+  readonly tombstones = new Table<PartnerTombstoneRecord>(TOMBSTONE_TABLE);
 
   /**
    * The request inspector's ring of recent requests per partner. Answers are kept as sent and
@@ -117,6 +121,8 @@ export class Store {
   private readonly tables: PersistedTable[] = [];
   private tracking = false;
   private undoing = false;
+  /** Partners removed for good (see `purgePartner`). */
+  readonly removals = new PartnerRemovals(() => this.tables.filter((table) => table !== this.tombstones));
   private readonly evictionListeners: ((partnerId: string) => void)[] = [];
 
   constructor(signingKey: string, options: StoreOptions = {}) {
@@ -128,7 +134,7 @@ export class Store {
     this.register(this.creditOffers, this.simulations, this.loans, this.transactions);
     this.register(this.requests, this.randomCounters);
     this.register(this.faultRules);
-    this.register(this.snapshots);
+    this.register(this.snapshots, this.tombstones);
   }
 
   /** Adds tables to the snapshot; later modules call this for the tables they own. */
@@ -138,26 +144,13 @@ export class Store {
   }
 
   /**
-   * Deletes every row a partner owns except the partner itself, its credentials (so the caller's
-   * token keeps working), its request log (the history of what it sent, the reset included) and
-   * its snapshots (a test suite resets and restores between tests).
-   * A rare control call, so a pass over each table is fine.
+   * Removes every row of a partner (deletion, expiry) but its tombstones, in one step: the change
+   * set names the partner in `purged` instead of listing its rows, so its backend drops them all
+   * in one write. Live views of the partner end (as on eviction).
    */
-  deletePartnerData(partnerId: string): number {
-    // Random stream positions too: a stream drawn again from the start would repeat ids.
-    const kept: unknown[] = [
-      this.partners,
-      this.credentials,
-      this.requests,
-      this.snapshots,
-      this.randomCounters,
-    ];
-    let removed = 0;
-    for (const table of this.tables) {
-      if (kept.includes(table)) continue;
-      removed += table.deleteWhere((row) => (row as { partner_id?: string }).partner_id === partnerId);
-    }
-    return removed;
+  purgePartner(partnerId: string): void {
+    this.removals.remove(partnerId, this.tracking, this.undoing);
+    for (const listener of this.evictionListeners) listener(partnerId);
   }
 
   /** Next value of the store-wide insertion counter, which must stay exact (see seq-repair.ts). */
@@ -215,6 +208,7 @@ export class Store {
       const rows = changes.tables[table.name];
       if (rows) table.settle?.(rows);
     }
+    this.removals.settle(changes.purged);
   }
 
   /**
@@ -222,7 +216,9 @@ export class Store {
    * to what a restart would load (the request log keeps its entries). Returns how many rows moved.
    */
   rollBack(): number {
-    return this.tables.reduce((moved, table) => moved + (table.rollBack?.() ?? 0), 0);
+    const moved = this.tables.reduce((sum, table) => sum + (table.rollBack?.() ?? 0), 0);
+    this.removals.rolledBack();
+    return moved;
   }
 
   /** Every row inserted, updated or deleted since the last call, per table; then forgets them. */
@@ -232,12 +228,14 @@ export class Store {
       const changes = table.takeChanges();
       if (changes.upserts.length > 0 || changes.deletes.length > 0) tables[table.name] = changes;
     }
-    return { meta: copyMeta(this.meta), tables };
+    const purged = this.removals.take();
+    return purged ? { meta: copyMeta(this.meta), tables, purged } : { meta: copyMeta(this.meta), tables };
   }
 
   /** Replays a change set written earlier (journal replay, loading from a database). */
   applyChangeSet(changes: ChangeSet): void {
     this.meta = copyMeta(changes.meta);
+    for (const id of changes.purged ?? []) this.removals.replay(id);
     for (const table of this.tables) {
       const rows = changes.tables[table.name];
       if (rows) table.apply(rows);

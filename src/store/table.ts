@@ -1,36 +1,8 @@
-import type { TableChanges, TableIndex } from './types.js';
+import { PartnerGroups, rowPartnerId } from './partner-groups.js';
+import type { PersistedTable, TableChanges, TableIndex } from './types.js';
 
-export type { TableIndex } from './types.js';
-
-/** What the store asks of every table it persists (rows keyed by `id`, owned by a partner). */
-export interface PersistedTable {
-  readonly name: string;
-  /** Whether changes are recorded for `takeChanges` (off in memory-only mode). */
-  tracking: boolean;
-  /**
-   * Whether, while tracking, the version each changed row had at the last durable write is kept,
-   * so `rollBack` can restore it (the journal turns this on). A table that cannot undo leaves
-   * these three out: the request log keeps its entries when a write fails (they say what was
-   * answered, refusals included).
-   */
-  undoing?: boolean;
-  /** These changes (taken earlier) are durable now: their rows need no undo any more. */
-  settle?(changes: TableChanges): void;
-  /**
-   * Puts back every row changed since the last durable write as it was then, forgetting the
-   * changes; returns how many rows moved.
-   */
-  rollBack?(): number;
-  readonly size: number;
-  takeChanges(): TableChanges;
-  forgetChanges(): void;
-  apply(changes: { upserts: readonly { id: string }[]; deletes: readonly string[] }): void;
-  dump(): { id: string }[];
-  load(rows: readonly { id: string }[]): void;
-  deleteWhere(predicate: (row: { id: string }) => boolean): number;
-  /** Drops a partner's rows from memory without recording deletes. */
-  evictPartner(partnerId: string): number;
-}
+export { rowPartnerId } from './partner-groups.js';
+export type { PersistedTable, TableIndex } from './types.js';
 
 /**
  * An in-memory table of immutable rows keyed by `id`. Rows are replaced, never mutated, so an
@@ -38,6 +10,7 @@ export interface PersistedTable {
  */
 export class Table<T extends { id: string }> implements PersistedTable {
   private readonly rows = new Map<string, T>();
+  private readonly byPartner = new PartnerGroups<T>();
   private readonly indexes: TableIndex<T>[] = [];
   /** Ids touched since the last `takeChanges()`: true = the row exists now, false = deleted. */
   private readonly dirty = new Map<string, boolean>();
@@ -81,9 +54,20 @@ export class Table<T extends { id: string }> implements PersistedTable {
   insert(row: T): T {
     if (this.rows.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
     this.rows.set(row.id, row);
+    this.byPartner.add(row);
     if (this.tracking) this.touch(row.id, undefined, true);
     for (const index of this.indexes) index.add(row);
     return row;
+  }
+
+  /** How many rows the partner holds here (one map lookup). */
+  partnerCount(partnerId: string): number {
+    return this.byPartner.count(partnerId);
+  }
+
+  /** The partner's rows, in insertion order (a copy). */
+  partnerRows(partnerId: string): T[] {
+    return this.byPartner.rows(partnerId);
   }
 
   /** Replaces the stored row with the same id (which must exist) and returns the new row. */
@@ -91,6 +75,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
     const old = this.rows.get(row.id);
     if (!old) throw new Error(`${this.name}: no row ${row.id} to replace`);
     this.rows.set(row.id, row);
+    this.byPartner.replace(old, row);
     if (this.tracking) this.touch(row.id, old, true);
     for (const index of this.indexes) {
       if (index.replace) index.replace(old, row);
@@ -114,6 +99,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
     if (!old) return undefined;
     for (const index of this.indexes) index.remove(old);
     this.rows.delete(id);
+    this.byPartner.remove(old);
     if (this.tracking) this.touch(id, old, false);
     return old;
   }
@@ -140,6 +126,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
       if (!predicate(row)) continue;
       for (const index of this.indexes) index.remove(row);
       this.rows.delete(row.id);
+      this.byPartner.remove(row);
       this.dirty.delete(row.id);
       this.undo.delete(row.id);
       evicted++;
@@ -147,14 +134,39 @@ export class Table<T extends { id: string }> implements PersistedTable {
     return evicted;
   }
 
-  /** The rows of a partner (`partner_id`, or the id of the partner row itself), as `evictWhere`. */
-  evictPartner(partnerId: string): number {
-    return this.evictWhere((row) => ((row as { partner_id?: string }).partner_id ?? row.id) === partnerId);
+  hasChangesOf(partnerId: string): boolean {
+    if (this.dirty.size === 0) return false;
+    for (const id of this.byPartner.ids(partnerId)) if (this.dirty.has(id)) return true;
+    return false;
+  }
+
+  /**
+   * Drops the rows of a partner (`partner_id`, or the id of the partner row itself) as
+   * `evictWhere` does, in the partner's size: the indexes remove them in bulk.
+   */
+  evictPartner(partnerId: string, removal = false): number {
+    const removed = this.byPartner.take(partnerId);
+    if (removed.length === 0) return 0;
+    for (const row of removed) {
+      this.rows.delete(row.id);
+      this.dirty.delete(row.id);
+      // A removal keeps each row's durable version for a rollback (a row not durable yet has
+      // none: gone either way); an eviction keeps nothing.
+      if (!removal || !this.undoing) this.undo.delete(row.id);
+      else if (!this.undo.has(row.id)) this.undo.set(row.id, row);
+      else if (this.undo.get(row.id) === undefined) this.undo.delete(row.id);
+    }
+    for (const index of this.indexes) {
+      if (index.removeAll) index.removeAll(removed);
+      else for (const row of removed) index.remove(row);
+    }
+    return removed.length;
   }
 
   clear(): void {
     if (this.tracking) for (const [id, row] of this.rows) this.touch(id, row, false);
     this.rows.clear();
+    this.byPartner.clear();
     for (const index of this.indexes) index.clear();
   }
 
@@ -230,6 +242,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
       if (!old) continue;
       removed.push(old);
       this.rows.delete(id);
+      this.byPartner.remove(old);
       if (this.tracking) this.touch(id, old, false);
     }
     for (const index of this.indexes) {
@@ -243,6 +256,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
     for (const row of rows) {
       if (this.rows.has(row.id)) throw new Error(`${this.name}: duplicate id ${row.id}`);
       this.rows.set(row.id, row);
+      this.byPartner.add(row);
       if (this.tracking) this.touch(row.id, undefined, true);
     }
     for (const index of this.indexes) {
@@ -265,6 +279,12 @@ export class Table<T extends { id: string }> implements PersistedTable {
   private touch(id: string, old: T | undefined, exists: boolean): void {
     this.dirty.set(id, exists);
     if (this.undoing && !this.undo.has(id)) this.undo.set(id, old);
+  }
+
+  settleRemoved(partnerIds: ReadonlySet<string>): void {
+    for (const [id, durable] of this.undo) {
+      if (durable !== undefined && partnerIds.has(rowPartnerId(durable))) this.undo.delete(id);
+    }
   }
 
   /** `durable` (undefined: no row) was just written for this id. */

@@ -53,3 +53,41 @@ export function copyMeta(meta: StoreMeta): StoreMeta {
 export function bySeq(a: { seq: number }, b: { seq: number }): number {
   return a.seq - b.seq;
 }
+
+/** What the store asks of every table it persists (rows keyed by `id`, owned by a partner). */
+export interface PersistedTable {
+  readonly name: string;
+  /** Whether changes are recorded for `takeChanges` (off in memory-only mode). */
+  tracking: boolean;
+  /**
+   * Whether, while tracking, the version each changed row had at the last durable write is kept,
+   * so `rollBack` can restore it (the journal turns this on). A table that cannot undo leaves
+   * these three out: the request log keeps its entries when a write fails (they say what was
+   * answered, refusals included).
+   */
+  undoing?: boolean;
+  /** These changes (taken earlier) are durable now: their rows need no undo any more. */
+  settle?(changes: TableChanges): void;
+  /**
+   * Puts back every row changed since the last durable write as it was then, forgetting the
+   * changes; returns how many rows moved.
+   */
+  rollBack?(): number;
+  readonly size: number;
+  takeChanges(): TableChanges;
+  forgetChanges(): void;
+  apply(changes: { upserts: readonly { id: string }[]; deletes: readonly string[] }): void;
+  dump(): { id: string }[];
+  load(rows: readonly { id: string }[]): void;
+  deleteWhere(predicate: (row: { id: string }) => boolean): number;
+  /**
+   * Drops a partner's rows from memory without recording deletes. `removal`: the partner is being
+   * removed by a change not yet durable (see PartnerRemovals): with undo, the rows come back if it
+   * fails.
+   */
+  evictPartner(partnerId: string, removal?: boolean): number;
+  /** These partners' removal is durable: the undo of their rows is no longer needed. */
+  settleRemoved?(partnerIds: ReadonlySet<string>): void;
+  /** Whether a row of the partner was inserted or updated since the last `takeChanges`. */
+  hasChangesOf(partnerId: string): boolean;
+}

@@ -5,6 +5,7 @@ import { type Persistence, WriteFailedError } from '../store/persistence.js';
 import { StorageUnavailableError } from '../store/storage-health.js';
 import type { Store } from '../store/store.js';
 import {
+  type AttemptResult,
   beginAttempt,
   markSending,
   type PreparedAttempt,
@@ -37,6 +38,11 @@ export interface WebhookDelivery {
    * recorded. Answers which they were.
    */
   abandonPartner(partnerId: string): AbandonedAttempt[];
+  /**
+   * Whether the partner has webhook work that is not a timed job: an attempt waiting for a slot or
+   * on the wire, or a delivery queued or sending (an idle partner leaves memory only without).
+   */
+  busy(partnerId: string): boolean;
 }
 
 /** An attempt a restore abandoned; `sent`: it was on the wire (the receiver may get it). */
@@ -60,6 +66,18 @@ export interface WebhookDeliveryOptions {
   /** Sending slots one partner may hold (DEFAULT_PARTNER_CONCURRENCY). */
   perPartner?: number | undefined;
   onError: (message: string, error: unknown) => void;
+  /** Told how each attempt ended (`/metrics`). */
+  onAttempt?: ((outcome: AttemptOutcome) => void) | undefined;
+}
+
+/** How a webhook attempt ended: a 2xx, another status, no answer in time, no connection, or chaos. */
+export type AttemptOutcome = 'succeeded' | 'http_error' | 'timeout' | 'network_error' | 'dropped';
+
+function outcomeOf(result: AttemptResult): AttemptOutcome {
+  if (result.statusCode !== null) {
+    return result.statusCode >= 200 && result.statusCode < 300 ? 'succeeded' : 'http_error';
+  }
+  return result.error?.startsWith('timed out') ? 'timeout' : 'network_error';
 }
 
 /**
@@ -94,6 +112,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     record: (attempt, result) => {
       outstanding.delete(attempt);
       sending.delete(attempt);
+      options.onAttempt?.(outcomeOf(result));
       if (abandoned.has(attempt)) return;
       recordAttemptOutcome(engine.context(attempt.partnerId, fixedClock(attempt.dueAtMs)), attempt, result);
       persistence.flush().catch((error: unknown) => {
@@ -109,8 +128,14 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   engine.handle(
     ATTEMPT_JOB,
     (ctx, payload) => {
-      const attempt = beginAttempt(ctx, String(payload.delivery_id));
-      if (!attempt) return;
+      const deliveryId = String(payload.delivery_id);
+      const tried = store.deliveries.get(deliveryId)?.attempts.length ?? 0;
+      const attempt = beginAttempt(ctx, deliveryId);
+      if (!attempt) {
+        // Webhook chaos failed it without sending.
+        if ((store.deliveries.get(deliveryId)?.attempts.length ?? 0) > tried) options.onAttempt?.('dropped');
+        return;
+      }
       outstanding.add(attempt);
       // Sent only once durable: an event whose write fails is rolled back and never reaches anyone.
       const waiting: Promise<void> = persistence
@@ -161,6 +186,19 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     }
   };
   for (const partner of store.partners.values()) resumePartner(partner.id);
+  // A partner that leaves memory takes nothing along: what waits is never sent from here, and the
+  // outcome of what is on the wire is not recorded (its new owner, if any, sends it again).
+  store.onEvicted((partnerId) => void abandonPartner(partnerId));
+  // A removal that could not be written put the partner back: its deliveries go out again.
+  store.removals.onRestored(resumePartner);
+
+  const busy = (partnerId: string): boolean => {
+    for (const attempt of outstanding) if (attempt.partnerId === partnerId) return true;
+    return (
+      store.deliveryIdx.byStatus.has(`${partnerId}|queued`) ||
+      store.deliveryIdx.byStatus.has(`${partnerId}|sending`)
+    );
+  };
 
   const resumeAfterRollback = (): void => {
     const inMemory = new Set([...outstanding].map((attempt) => attempt.deliveryId));
@@ -210,6 +248,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     resumePartner,
     resumeAfterRollback,
     abandonPartner,
+    busy,
   };
 }
 

@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_CHECKS } from '../../src/conformance/checks/index.js';
 import type { Report } from '../../src/conformance/report.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import type { RunningServer } from '../../src/server.js';
 import { editJson, startAlteringProxy } from '../support/altering-proxy.js';
 import { expectValidReport, idsWith, runKit } from '../support/conformance.js';
+import { tokenFor } from '../support/proxy-session.js';
 import { startQuietServer } from '../support/test-server.js';
 
 let sandbox: RunningServer;
@@ -107,4 +109,21 @@ describe('the conformance kit against this sandbox', () => {
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr).toContain('unreachable');
   }, 60_000);
+
+  it('deletes the partners it made when its checks end (and gives each a lifetime of an hour)', async () => {
+    const base = `${sandbox.url}/v3`;
+    const { code, report } = await runKit(base, { only: ['customers.*'] });
+    expect(code).toBe(0);
+    expect(report.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(3);
+    const token = await tokenFor(base, {
+      client_id: DEFAULT_CLIENT_ID,
+      client_secret: DEFAULT_CLIENT_SECRET,
+    });
+    const res = await fetch(`${base}/sandbox/partners?limit=100`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: Array<{ name: string }> };
+    expect(data.filter((p) => p.name.startsWith('conformance'))).toEqual([]);
+  }, 300_000);
 });

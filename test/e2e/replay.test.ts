@@ -109,6 +109,17 @@ describe('replay', () => {
     });
     expect(report.summary.differences).toBe(0);
     expect(report.client_id).not.toBe(DEFAULT_CREDENTIAL.client_id);
+    // It lives a day (for a look at what the replay left), then the sandbox removes it.
+    const bearer = await tokenFor(`${server.url}/v3`, DEFAULT_CREDENTIAL);
+    const listed = await fetch(`${server.url}/v3/sandbox/partners?limit=100`, {
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    const partners = ((await listed.json()) as { data: Array<{ name: string; expires_at: string | null }> })
+      .data;
+    const made = partners.find((p) => p.name.startsWith('replay of'));
+    const lifetime = Date.parse(made?.expires_at ?? '') - Date.now();
+    expect(lifetime).toBeGreaterThan(23 * 3_600_000);
+    expect(lifetime).toBeLessThanOrEqual(24 * 3_600_000);
     // An app that only polls: the answers alone tell the replay which moves were made outside the API.
     const polling = plain.lines.filter((line) => !isWebhookLine(line));
     const fromAnswers = await replay({

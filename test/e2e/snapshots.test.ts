@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARTNER_ID } from '../../src/domain/default-partner.js';
 import { captureWorldTables, snapshotTableNames } from '../../src/store/partner-world.js';
 import { isRowMeasured } from '../../src/store/row-sizes.js';
-import type { ReceiverAnswer, WebhookSender } from '../../src/webhooks/sender.js';
 import { advanceClock } from '../support/credit.js';
 import { CPF, createCustomer } from '../support/customers.js';
+import { holdingReceiver } from '../support/holding-receiver.js';
 import { createTestSandbox, newPartnerToken } from '../support/sandbox.js';
 import { acceptAll, apiPicture, buildWorld, worldRows } from '../support/snapshots.js';
 import { deliveries } from '../support/webhooks.js';
@@ -192,30 +192,6 @@ describe('named snapshots', () => {
 });
 
 describe('snapshots and webhook deliveries in flight', () => {
-  /** A receiver that holds every request until released, and tells when one arrives. */
-  function holdingReceiver() {
-    const held: (() => void)[] = [];
-    let arrived: () => void = () => {};
-    let arrival = new Promise<void>((resolve) => {
-      arrived = resolve;
-    });
-    const send: WebhookSender = () =>
-      new Promise<ReceiverAnswer>((resolve) => {
-        held.push(() => resolve({ statusCode: 200, retryAfter: null, body: 'ok' }));
-        arrived();
-      });
-    return {
-      send,
-      held,
-      nextArrival: async () => {
-        await arrival;
-        arrival = new Promise<void>((resolve) => {
-          arrived = resolve;
-        });
-      },
-    };
-  }
-
   it('abandons attempts in flight at the restore and says so in the delivery log', async () => {
     const receiver = holdingReceiver();
     const sandbox = createTestSandbox({}, { webhookSender: receiver.send });

@@ -46,6 +46,7 @@ describe('serve --database (PostgreSQL as the store of record)', () => {
       '005_fault_rules.sql',
       '006_records_as_json.sql',
       '007_random_counters.sql',
+      '008_partner_lifetimes.sql',
     ]);
     await Promise.all([a.close(), b.close()]);
     const pg = await import('pg');

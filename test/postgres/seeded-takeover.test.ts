@@ -126,10 +126,10 @@ describe('--seed with --database: a takeover in the middle of a seeded run', () 
     // Two instances on one database behind a round-robin proxy; shorter leases for a quicker
     // takeover (not the shortest: a loaded test machine would see false takeovers).
     const databaseUrl = await freshDatabase('seeded_takeover');
-    const fleet = [
-      await instance(databaseUrl, ['--lease', '3000']),
-      await instance(databaseUrl, ['--lease', '3000']),
-    ];
+    // No default partner lifetime (a hosted fleet has one): `expires_at` answers null, as the
+    // reference instance's do.
+    const fleetArgs = ['--lease', '3000', '--partner-ttl', 'off'];
+    const fleet = [await instance(databaseUrl, fleetArgs), await instance(databaseUrl, fleetArgs)];
     let alive = fleet;
     const proxy: RoundRobinProxy = await startProxy(() => alive.map((i) => i.url));
     cleanups.push(() => proxy.close());

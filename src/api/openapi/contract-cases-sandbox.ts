@@ -78,6 +78,21 @@ export const SANDBOX_CASES: ContractCase[] = [
     body: {},
   },
   {
+    name: 'extend_unknown_partner',
+    method: 'patch',
+    path: '/sandbox/partners/{partner_id}',
+    status: 404,
+    params: { partner_id: `ptn_${UNKNOWN}` },
+    body: { expires_in: 7200 },
+  },
+  {
+    name: 'delete_default_partner',
+    method: 'delete',
+    path: '/sandbox/partners/{partner_id}',
+    status: 403,
+    params: { partner_id: 'ptn_default' },
+  },
+  {
     name: 'bad_partner_clock',
     method: 'post',
     path: '/sandbox/partners',

@@ -1,6 +1,7 @@
 import { assertNotExpired } from '../../domain/access-tokens.js';
 import { authenticateClient } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
+import { expiredProblem, goneProblem } from '../../domain/partner-lifetime.js';
 import type { PartnerRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import { sharedRateLimiter } from '../rate-limiter.js';
@@ -30,6 +31,8 @@ export function admission(deps: AppDeps) {
   const verified = tokenCache(deps.store);
   const rate = deps.config.rateLimit;
   const limiter = rate > 0 ? sharedRateLimiter(deps, rate, deps.realNow) : undefined;
+  // One bucket per partner in memory, not per partner ever seen.
+  if (limiter) deps.store.onEvicted((partnerId) => limiter.forget(partnerId));
   const rateText = String(rate);
 
   const authenticate = (c: OperationContext, path: string): PartnerRecord => {
@@ -38,6 +41,11 @@ export function admission(deps: AppDeps) {
     let clientId: string;
     if (path === TOKEN_PATH || (path === PROVIDER_STATES_PATH && /^Basic\s/i.test(header))) {
       const basic = parseBasic(header);
+      // A gone partner's client id says why it stopped working (its credential went with it).
+      const gone = deps.store.credentials.get(basic.clientId)
+        ? undefined
+        : goneProblem(deps.store, basic.clientId);
+      if (gone) throw gone;
       const credential = authenticateClient(deps.store.credentials, basic.clientId, basic.secret);
       partnerId = credential.partner_id;
       clientId = credential.id;
@@ -45,15 +53,22 @@ export function admission(deps: AppDeps) {
       // A token answered before is known well-formed: one compare instead of the pattern.
       const known = header.startsWith('Bearer ') ? verified.cached(header.slice(7)) : undefined;
       const subject = known ?? verified.verify(parseBearer(header));
-      if (!deps.store.partners.get(subject.partnerId)) {
-        throw new ApiError('invalid_token', 'The partner this token was issued for no longer exists.');
+      const owner = deps.store.partners.get(subject.partnerId);
+      if (!owner) {
+        // A gone partner's token says why it stopped working (expired or deleted).
+        throw (
+          goneProblem(deps.store, subject.partnerId) ??
+          new ApiError('invalid_token', 'The partner this token was issued for no longer exists.')
+        );
       }
+      assertAlive(owner, deps.realNow);
       assertNotExpired(subject, deps.engine.clock(subject.partnerId));
       partnerId = subject.partnerId;
       clientId = subject.clientId;
     }
     const partner = deps.store.partners.get(partnerId);
     if (!partner) throw new ApiError('invalid_client', 'The partner of this credential no longer exists.');
+    assertAlive(partner, deps.realNow);
     c.set('partner', partner);
     c.set('clientId', clientId);
     c.set('clock', deps.engine.clock(partnerId));
@@ -91,6 +106,12 @@ export function admission(deps: AppDeps) {
       },
     );
   };
+}
+
+/** Refused from the instant its lifetime ends (real time), before the sweep removes it. */
+function assertAlive(partner: PartnerRecord, realNow: () => number): void {
+  const end = partner.expires_at_ms;
+  if (end !== undefined && end !== null && realNow() >= end) throw expiredProblem(partner.id, end);
 }
 
 function parseBearer(header: string): string {

@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Handler } from 'hono';
-import type { AccessLog } from '../access-log.js';
+import { AccessLog } from '../access-log.js';
 import type { AppEnv } from '../env.js';
+import { type SandboxMetrics, UNMATCHED_ROUTE } from '../metrics.js';
 import { Answer, toResponse } from './answer.js';
 import type { Compression } from './compression.js';
 import { OperationContext } from './operation-context.js';
@@ -37,6 +38,10 @@ export class Entries {
     private readonly app: OpenAPIHono<AppEnv>,
     private readonly pipeline: Pipeline,
     readonly compression: Compression,
+    /** Counts Node's entry's answers (`app.fetch`'s are counted by the app's metrics middleware). */
+    private readonly metrics?: SandboxMetrics | undefined,
+    /** That middleware, which Node's entry steps over when it matches a route. */
+    private readonly counting?: object | undefined,
   ) {}
 
   /**
@@ -78,6 +83,10 @@ export class Entries {
     const accept = c.req.header('accept-encoding');
     const finish = (a: Answer) => toResponse(this.compression.apply(a, accept));
     const out = this.pipeline.run(ctx, op, params);
+    // Behind Node's server (shared mode, a target Node's entry leaves to app.fetch): the access
+    // line names the request.
+    const outgoing = (c.env as { outgoing?: object } | undefined)?.outgoing;
+    if (outgoing) AccessLog.noteRequestId(outgoing, ctx.get('requestId'));
     return out instanceof Promise ? out.then(finish) : finish(out);
   }
 
@@ -107,12 +116,15 @@ export class Entries {
     // strict: false, as the app: `/v3/customers/` is `/v3/customers`.
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
     const match = this.app.router.match(method, path);
-    const handlers = match[0];
+    const handlers = match[0] as unknown as [[object]][];
+    // The app's metrics middleware (app.fetch's count, on every path) is not a route: this entry
+    // counts its own answers.
+    const first = this.counting !== undefined && handlers[0]?.[0][0] === this.counting ? 1 : 0;
     let op: CompiledOperation | undefined;
-    if (handlers.length === 1) {
-      op = this.operations.get((handlers[0] as unknown as [[object]])[0][0]);
+    if (handlers.length - first === 1) {
+      op = this.operations.get((handlers[first] as [[object]])[0][0]);
       if (!op) return false;
-    } else if (handlers.length > 1) return false;
+    } else if (handlers.length - first > 1) return false;
     const started = performance.now();
     let c: OperationContext | undefined;
     try {
@@ -120,23 +132,42 @@ export class Entries {
         incoming: req,
         outgoing: res,
       });
+      if (first) c.req.routeIndex = first;
       const out = this.pipeline.run(c, op, op ? (c.req.param() as Record<string, string>) : {});
       const accept = req.headers['accept-encoding'];
       if (out instanceof Promise) {
-        accessLog?.watch(req, res);
         const context = c;
         out.then(
           (a) => this.write(res, a, accept),
           () => this.write(res, lastResort(context.get('requestId')), undefined),
         );
+        // Its headers went out as writeHead's list (res.getHeader does not see them): the access
+        // line and the metrics take the request id and route from here once the answer is sent.
+        if (accessLog || this.metrics) {
+          res.once('close', () => this.done(accessLog, method, target, op, res.statusCode, started, context));
+        }
         return true;
       }
       this.write(res, out, accept);
     } catch {
       this.write(res, lastResort(c?.get('requestId')), undefined);
     }
-    accessLog?.line(method, target, res.statusCode, started);
+    this.done(accessLog, method, target, op, res.statusCode, started, c);
     return true;
+  }
+
+  /** The access line and the metrics of an answered request. */
+  private done(
+    accessLog: AccessLog | undefined,
+    method: string,
+    target: string,
+    op: CompiledOperation | undefined,
+    status: number,
+    started: number,
+    c: OperationContext | undefined,
+  ): void {
+    accessLog?.line(method, target, status, started, c?.get('requestId'));
+    this.metrics?.observeRequest(method, routeOf(op), status, (performance.now() - started) / 1000);
   }
 
   private write(res: ServerResponse, a: Answer, accept: string | string[] | undefined): void {
@@ -169,4 +200,9 @@ export class Entries {
       } else res.destroy();
     }
   }
+}
+
+/** The metrics label of an operation: its route template (`/v3/customers/{customer_id}`). */
+function routeOf(op: CompiledOperation | undefined): string {
+  return op ? op.route : UNMATCHED_ROUTE;
 }

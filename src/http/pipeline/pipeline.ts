@@ -26,6 +26,8 @@ import { Validation } from './validation.js';
 export interface CompiledOperation {
   /** The route template below /v3 (`/customers/{customer_id}`), as fault rules name it. */
   template: string;
+  /** Its whole path template (`/v3/customers/{customer_id}`), as metrics label it. */
+  route: string;
   validation: Validation;
   middleware: MiddlewareHandler<AppEnv>[];
   handler: Operation['handler'];
@@ -40,6 +42,7 @@ export function compileOperation(operation: Operation): CompiledOperation {
   const template = operation.route.path;
   return {
     template,
+    route: `/v3${template}`,
     validation: new Validation(operation.route),
     middleware: operation.middleware,
     handler: operation.handler,

@@ -63,6 +63,7 @@ export class JournalPersistence implements Persistence {
   private compactAgainAt = 0;
   /** How many compactions have completed (benchmarks and tests read it). */
   compactions = 0;
+  onWrite: ((seconds: number) => void) | undefined;
 
   private constructor(
     file: string,
@@ -122,13 +123,12 @@ export class JournalPersistence implements Persistence {
 
   flush(): Promise<void> {
     if (this.pending) return this.pending;
-    const write = this.serially(() => {
+    this.pending = this.serially(() => {
       // From here on, later changes need the next write: this one takes the change set now.
       this.pending = null;
       return this.append();
     });
-    this.pending = write;
-    return write;
+    return this.pending;
   }
 
   /**
@@ -241,9 +241,11 @@ export class JournalPersistence implements Persistence {
     }
     const n = this.lastEntry + 1;
     let line: Buffer | undefined;
+    const started = performance.now();
     try {
-      line = encodeEntry({ n, meta: changes.meta, tables: changes.tables });
+      line = encodeEntry({ n, ...changes }); // with `purged` when it removes partners
       await this.writeCut(line);
+      this.onWrite?.((performance.now() - started) / 1000);
     } catch (error) {
       this.rollBack();
       // No line: a row JSON cannot hold, which can never be saved (this data's fault, not the disk's).
@@ -263,9 +265,8 @@ export class JournalPersistence implements Persistence {
     } catch (error) {
       // Cut off whatever part of the line reached the file, so the next append does not follow it.
       await this.handle.truncate(this.journalBytes).catch((truncateError: unknown) => {
-        this.broken = new Error(
-          `the journal cannot be written or repaired (${String(truncateError)}); restart the sandbox`,
-        );
+        const why = `the journal cannot be written or repaired (${String(truncateError)})`;
+        this.broken = new Error(`${why}; restart the sandbox`);
       });
       throw error;
     }

@@ -7,6 +7,8 @@ export interface JournalEntry {
   n: number;
   meta: StoreMeta;
   tables: Record<string, TableChanges>;
+  /** Partners removed for good by this change (see ChangeSet). */
+  purged?: string[];
 }
 
 /** Where each intact entry starts, and where the intact prefix of the bytes ends. */
@@ -92,7 +94,9 @@ function checksum(bytes: Buffer): string {
 
 function isEntry(value: unknown): value is JournalEntry {
   if (typeof value !== 'object' || value === null) return false;
-  const { n, meta, tables } = value as Record<string, unknown>;
+  const { n, meta, tables, purged } = value as Record<string, unknown>;
+  if (purged !== undefined && !(Array.isArray(purged) && purged.every((id) => typeof id === 'string')))
+    return false;
   if (!Number.isInteger(n) || (n as number) < 1) return false;
   if (typeof meta !== 'object' || meta === null) return false;
   const { seq, signing_key } = meta as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { ChangeSet, TableChanges } from '../change-set.js';
+import { type ChangeSet, dropPurgedRows, type TableChanges } from '../change-set.js';
 
 /**
  * Folds change sets, oldest first, into one: per row, the last upsert or delete wins. Replaying
@@ -7,9 +7,16 @@ import type { ChangeSet, TableChanges } from '../change-set.js';
 export class ChangeFolder {
   private readonly tables = new Map<string, Map<string, { id: string } | null>>();
   private meta: ChangeSet['meta'] | null = null;
+  private readonly purged = new Set<string>();
 
   add(changes: ChangeSet): void {
     this.meta = changes.meta;
+    if (changes.purged && changes.purged.length > 0) {
+      // A removal applies to every row written before it; rows after it (its tombstones) stay.
+      const now = new Set(changes.purged);
+      for (const [name, rows] of this.tables) dropPurgedRows(name, rows, now);
+      for (const id of now) this.purged.add(id);
+    }
     for (const [name, table] of Object.entries(changes.tables)) {
       let rows = this.tables.get(name);
       if (!rows) {
@@ -33,7 +40,8 @@ export class ChangeFolder {
       }
       tables[name] = merged;
     }
-    return { meta: this.meta, tables };
+    if (this.purged.size === 0) return { meta: this.meta, tables };
+    return { meta: this.meta, tables, purged: [...this.purged] };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ChangeSet } from '../change-set.js';
+import { type ChangeSet, TOMBSTONE_TABLE } from '../change-set.js';
 import { rowPartner } from './rows.js';
 
 // How a flush's change set is cut when the database refuses part of it: per partner, deletes
@@ -31,9 +31,11 @@ export function describeUnsaved(changes: ChangeSet, partners: Set<string>): stri
   return parts.length > 0 ? `rows not saved: ${parts.join(', ')}` : 'deletes not saved';
 }
 
+/** The partners whose rows the change set writes (tombstones name gone partners: not theirs). */
 export function partnersOf(changes: ChangeSet): string[] {
   const ids = new Set<string>();
-  for (const table of Object.values(changes.tables)) {
+  for (const [name, table] of Object.entries(changes.tables)) {
+    if (name === TOMBSTONE_TABLE) continue;
     for (const row of table.upserts) ids.add(rowPartner(row));
   }
   return [...ids];
@@ -48,4 +50,25 @@ export function withoutPartners(changes: ChangeSet, lost: Set<string>): ChangeSe
     };
   }
   return { meta: changes.meta, tables };
+}
+
+/**
+ * The removals of a change set (partners and their tombstones, written in a transaction of their
+ * own) apart from the rest, or undefined when it removes no partner.
+ */
+export function splitRemovals(
+  changes: ChangeSet,
+): { partnerIds: string[]; tombstones: { id: string }[]; rest: ChangeSet } | undefined {
+  if (!changes.purged || changes.purged.length === 0) return undefined;
+  const { [TOMBSTONE_TABLE]: tombstones, ...tables } = changes.tables;
+  return {
+    partnerIds: changes.purged,
+    tombstones: tombstones?.upserts ?? [],
+    rest: {
+      meta: changes.meta,
+      tables: tombstones?.deletes.length
+        ? { ...tables, [TOMBSTONE_TABLE]: { upserts: [], deletes: tombstones.deletes } }
+        : tables,
+    },
+  };
 }

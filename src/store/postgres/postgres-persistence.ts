@@ -1,13 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { type ChangeSet, isEmptyChangeSet } from '../change-set.js';
 import { type Persistence, WriteFailedError } from '../persistence.js';
-import { StorageHealth } from '../storage-health.js';
+import { StorageHealth, StorageUnavailableError } from '../storage-health.js';
 import type { Store } from '../store.js';
 import { type LoadChecks, repairLoadedPartners } from '../stored-world-repair.js';
-import { describeUnsaved, onlyDeletes, onlyPartner, partnersOf, withoutPartners } from './change-parts.js';
+import {
+  describeUnsaved,
+  onlyDeletes,
+  onlyPartner,
+  partnersOf,
+  splitRemovals,
+  withoutPartners,
+} from './change-parts.js';
 import { type FlushOutcome, flushStatement } from './flush-statement.js';
-import { existingTables, mergeChangeSets, readTableRows, type StoredRow } from './rows.js';
+import { purgePartners } from './purge.js';
+import { mergeChangeSets, readTableRows, type StoredRow } from './rows.js';
 import { describeDatabaseError, isDatabaseUnreachable } from './unreachable.js';
 
 /**
@@ -57,10 +64,9 @@ export class PartnerNotOwnedError extends Error {
  */
 export class PostgresPersistence implements Persistence {
   guard: WriteGuard | undefined;
+  onWrite: ((seconds: number) => void) | undefined;
   readonly health = new StorageHealth({
-    probe: async () => {
-      await this.pool.query('SELECT 1');
-    },
+    probe: () => this.pool.query('SELECT 1').then(noop),
     describe: describeDatabaseError,
   });
   private writing: Promise<void> | null = null;
@@ -76,43 +82,14 @@ export class PostgresPersistence implements Persistence {
     store.trackChanges();
   }
 
-  /** Checks that the database has a table for each store table (a migration missing is a bug). */
-  async checkSchema(): Promise<void> {
-    const present = await existingTables(this.pool);
-    const missing = this.store.tableNames().filter((name) => !present.has(name));
-    if (missing.length > 0) {
-      throw new Error(`PostgreSQL has no table for ${missing.join(', ')}: add a migration that creates it`);
-    }
-  }
-
-  /**
-   * The token-signing key every instance shares: the first instance to start stores its own (fresh,
-   * or derived from `--seed`), the others (and restarts) read it, so a token from one instance is
-   * valid on all.
-   */
-  async loadSigningKey(): Promise<void> {
-    await this.pool.query(
-      "INSERT INTO sandbox_meta (key, value) VALUES ('signing_key', $1::jsonb) ON CONFLICT (key) DO NOTHING",
-      [JSON.stringify(this.store.meta.signing_key || randomBytes(32).toString('base64url'))],
-    );
-    const result = await this.pool.query<{ value: string }>(
-      "SELECT value FROM sandbox_meta WHERE key = 'signing_key'",
-    );
-    const key = result.rows[0]?.value;
-    if (typeof key !== 'string') throw new Error('sandbox_meta has no signing_key');
-    this.store.meta.signing_key = key;
-  }
-
   /**
    * Loads the rows of the given partners (all rows when absent) into memory. Reads every table
    * first, then applies them in one synchronous step untracked: what was loaded is already durable,
    * and other partners' pending changes are left alone. Returns how many rows were loaded.
    */
-  async load(partnerIds?: readonly string[]): Promise<number> {
+  async load(partnerIds?: readonly string[], tables = this.store.tableNames()): Promise<number> {
     const loaded: [string, StoredRow[]][] = [];
-    for (const name of this.store.tableNames()) {
-      loaded.push([name, await readTableRows(this.pool, name, partnerIds)]);
-    }
+    for (const name of tables) loaded.push([name, await readTableRows(this.pool, name, partnerIds)]);
     let count = 0;
     let maxSeq = this.store.meta.seq;
     this.store.untracked(() => {
@@ -132,9 +109,12 @@ export class PostgresPersistence implements Persistence {
   flush(): Promise<void> {
     if (this.queued) return this.queued;
     if (!this.writing) {
-      this.writing = this.write().finally(() => {
-        this.writing = null;
-      });
+      const started = performance.now();
+      this.writing = this.write()
+        .then(() => this.onWrite?.((performance.now() - started) / 1000))
+        .finally(() => {
+          this.writing = null;
+        });
       return this.writing;
     }
     this.queued = this.writing.then(noop, noop).then(() => {
@@ -168,6 +148,26 @@ export class PostgresPersistence implements Persistence {
     const changes = this.unwritten ? mergeChangeSets(this.unwritten, taken) : taken;
     this.unwritten = null;
     if (isEmptyChangeSet(changes)) return;
+    const removals = splitRemovals(changes);
+    if (!removals) return this.writeRows(changes);
+    let failed: unknown;
+    try {
+      if (!this.health.writable) throw this.health.refusal();
+      await purgePartners(this.pool, this.store.tableNames(), removals.partnerIds, removals.tombstones);
+    } catch (error) {
+      // Not removed: the partners are read back from the database (their tombstones dropped).
+      failed = isDatabaseUnreachable(error) ? this.storageError(error) : error;
+      // Unreachable: nothing can be read back either; the partners reload once it answers.
+      if (failed instanceof StorageUnavailableError) this.rollBackAll(removals.partnerIds);
+      else await this.rollBack(removals.partnerIds);
+    }
+    if (!isEmptyChangeSet(removals.rest)) await this.writeRows(removals.rest);
+    if (failed === undefined) return;
+    if (failed instanceof StorageUnavailableError) throw failed;
+    throw new WriteFailedError(removals.partnerIds, 'the removal of the partner(s)', failed);
+  }
+
+  private async writeRows(changes: ChangeSet): Promise<void> {
     const partnerIds = partnersOf(changes);
     if (!this.health.writable) {
       // Refused until the database answers again: what is pending goes, as a failed write's does.

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import type { ChangeSet, TableChanges } from '../change-set.js';
 
 /** A stored record: every table's rows have an id; all but `partners` name their partner. */
 export type StoredRow = { id: string; partner_id?: string; seq?: number };
@@ -40,24 +39,7 @@ export async function existingTables(pool: pg.Pool): Promise<Set<string>> {
 
 /**
  * Folds a later change set into an earlier one that could not be written (the later version of a
- * row wins; a delete after an upsert wins and vice versa), so a failed flush is retried in full.
+ * row wins; a delete after an upsert wins and vice versa; a removal drops the partner's earlier
+ * rows), so a failed flush is retried in full. The journal's fold, shared.
  */
-export function mergeChangeSets(earlier: ChangeSet, later: ChangeSet): ChangeSet {
-  const tables: Record<string, TableChanges> = {};
-  const names = new Set([...Object.keys(earlier.tables), ...Object.keys(later.tables)]);
-  for (const name of names) {
-    const state = new Map<string, { id: string } | null>();
-    for (const changes of [earlier.tables[name], later.tables[name]]) {
-      if (!changes) continue;
-      for (const id of changes.deletes) state.set(id, null);
-      for (const row of changes.upserts) state.set(row.id, row);
-    }
-    const merged: TableChanges = { upserts: [], deletes: [] };
-    for (const [id, row] of state) {
-      if (row) merged.upserts.push(row);
-      else merged.deletes.push(id);
-    }
-    tables[name] = merged;
-  }
-  return { meta: later.meta, tables };
-}
+export { mergeChangeSets } from '../journal/merge-changes.js';
