@@ -1,11 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { TEST_LIMIT_MS } from './test/support/time-limits.js';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['test/browser/**', 'test/postgres/**'],
-    testTimeout: 20_000,
+    // Limits are hang detectors scaled for a busy machine, never speed checks (see the file).
+    testTimeout: TEST_LIMIT_MS,
+    hookTimeout: TEST_LIMIT_MS,
     // Bundles the CLI once so that spawned CLIs skip the tsx loader (see the file).
     globalSetup: ['test/support/cli-build.ts'],
     pool: 'threads',

@@ -44,6 +44,8 @@ export interface ServeOptions {
   headersTimeoutMs?: number | undefined;
   /** Milliseconds a client has to send a whole request, body included (`--request-timeout`, 10 s). */
   requestTimeoutMs?: number | undefined;
+  /** Keep-alive timeout advertised to clients (5 s); idle connections really close a minute later. */
+  keepAliveTimeoutMs?: number | undefined;
   /** Shared by several people or partners (`--hosted`): turns the per-client connection cap on. */
   hosted?: boolean | undefined;
   /** Open connections one client address may hold in hosted mode (`--max-connections-per-client`, 32). */

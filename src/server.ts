@@ -26,6 +26,7 @@ import {
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { hasBody, honestConnections } from './http/early-answers.js';
 import type { AppEnv } from './http/env.js';
+import { keepIdleConnectionsPastTheirHint } from './http/keep-alive.js';
 import { guardListener } from './http/node-guard.js';
 import { answerSlowClientsAsProblems } from './http/slow-client-answer.js';
 import { DEFAULT_REQUEST_LOG_SIZE } from './inspector/request-log.js';
@@ -204,6 +205,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       void deps.persistence.close().finally(() => reject(error));
     });
     slow = answerSlowClientsAsProblems(s as Server, () => config.publicUrl);
+    keepIdleConnectionsPastTheirHint(s as Server, options.keepAliveTimeoutMs);
     if (options.hosted) {
       cap = limitConnectionsPerClient(
         s as Server,

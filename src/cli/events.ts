@@ -68,15 +68,15 @@ export function registerEvents(program: Command): void {
           const intervalMs = positiveInt(opts.interval, '--interval');
           const tail = new EventTail(client, opts.type);
           await tail.start();
+          let stop = false;
+          process.once('SIGINT', () => {
+            stop = true;
+          });
           out.progress(
             `tailing ${opts.type ?? 'all'} events (Ctrl-C to stop); event times are on the partner clock…`,
           );
           const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + timeoutMs;
           let seen = 0;
-          let stop = false;
-          process.once('SIGINT', () => {
-            stop = true;
-          });
           while (!stop && performance.now() < deadline) {
             for (const event of await tail.poll()) {
               out.line(event, eventLine(event, PARTNER_CLOCK));

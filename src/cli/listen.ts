@@ -133,6 +133,11 @@ export function registerListen(program: Command): void {
             server.close();
             throw error;
           }
+          // Ready only once a signal stops it cleanly: a Ctrl-C or kill right after the ready line
+          // (a script's, or a test's on a busy machine) would otherwise end the process unhandled.
+          const onSignal = () => finish(EXIT.ok);
+          process.once('SIGINT', onSignal);
+          process.once('SIGTERM', onSignal);
           out.line(
             {
               event: 'ready',
@@ -153,9 +158,6 @@ export function registerListen(program: Command): void {
             ].join('\n'),
           );
 
-          const onSignal = () => finish(EXIT.ok);
-          process.once('SIGINT', onSignal);
-          process.once('SIGTERM', onSignal);
           const timer =
             timeoutMs === undefined
               ? undefined

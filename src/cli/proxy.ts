@@ -109,6 +109,11 @@ export function registerProxy(program: Command): void {
             print: (line) => out.line({ event: 'departure', line }, line),
           });
         });
+        // Signals are handled before the banner says it is up: a kill right after it stops it cleanly.
+        const stopped = new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
         out.progress(
           [
             `credit-sandbox proxy: point your app at ${proxy.baseUrl} (forwarding to ${parseUpstream(opts.upstream).href})`,
@@ -121,10 +126,7 @@ export function registerProxy(program: Command): void {
             'Departures print one line each. Press Ctrl-C to stop.',
           ].join('\n'),
         );
-        await new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
-        });
+        await stopped;
         await proxy.close();
         const { stats } = proxy;
         const dropped = proxy.recorder?.dropped ?? 0;

@@ -192,10 +192,11 @@ export async function serve(opts: Record<string, string | undefined>): Promise<v
     }
     throw error;
   }
+  // Signals are handled before the banner says it is up: a kill right after it stops it cleanly.
+  stopOnSignals(server.close, log);
   printBanner(
     server,
     { opts, rateLimit, safety, tenancy, startTimeMs, holidaysRegion, credential },
     (line) => (tenancy.logFormat === 'json' ? log.info(line.trim()) : console.log(line)),
   );
-  stopOnSignals(server.close, log);
 }

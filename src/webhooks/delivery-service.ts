@@ -20,7 +20,8 @@ import { createUndiciSender, type WebhookSender } from './sender.js';
 export interface WebhookDelivery {
   /**
    * Resolves when no attempt is due, queued or in flight (every delivery that can go out now has
-   * settled). Tests and benchmarks await this instead of sleeping; rejects after `timeoutMs`.
+   * settled). Tests and benchmarks await this instead of sleeping; rejects after `timeoutMs`, a
+   * hang detector (the default holds on a 2-core machine running three test suites at once).
    */
   idle(timeoutMs?: number): Promise<void>;
   /** Closes the outgoing connection pool. */
@@ -221,7 +222,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   };
 
   return {
-    async idle(timeoutMs = 10_000) {
+    async idle(timeoutMs = 300_000) {
       const deadline = performance.now() + timeoutMs;
       for (;;) {
         if (unflushed.size > 0 || dispatcher.pending > 0) {

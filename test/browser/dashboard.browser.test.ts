@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
+import { WAIT_LIMIT_MS } from '../support/time-limits.js';
 import { type BrowserHarness, launchChromium, startBrowserHarness } from './harness.js';
 
 const PNG = readFileSync(new URL('../../fixtures/sample.png', import.meta.url));
@@ -333,13 +334,12 @@ describe('dashboard live pages (JavaScript on)', () => {
       cpf: '987.654.321-00',
       name: 'Live One',
     });
-    const started = Date.now();
+    // It arrives over the stream, however long that takes on a busy machine: no page load.
     await page
       .locator(
         `#events tr[data-event-type="customer.created"] a[href="/dashboard/customers/${created.body.id}"]`,
       )
-      .waitFor({ timeout: 2000 });
-    expect(Date.now() - started).toBeLessThan(2000);
+      .waitFor({ timeout: WAIT_LIMIT_MS });
     expect(navigations).toBe(0);
     await page.locator('#events tr').first().locator('summary').click();
     await shot(page, 'events');

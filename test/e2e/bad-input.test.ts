@@ -23,15 +23,11 @@ async function target(): Promise<BadInputTarget> {
 }
 
 describe('bad input, in memory', () => {
-  it('answers each case with a 4xx problem, and another partner still writes after each', {
-    timeout: 120_000,
-  }, async () => {
+  it('answers each case with a 4xx problem, and another partner still writes after each', async () => {
     await runBadInputSuite(await target());
   });
 
-  it('never answers 5xx on any documented operation with hostile text (fast-check)', {
-    timeout: 120_000,
-  }, async () => {
+  it('never answers 5xx on any documented operation with hostile text (fast-check)', async () => {
     await runHostileProperty(await target(), 300);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateCpf } from '../../src/finance/cpf.js';
 import { exitOf, partnerEnvOn, runCli, spawnCli, testServerForFile, waitForLine } from '../support/cli.js';
+import { WAIT_LIMIT_S } from '../support/time-limits.js';
 
 // One sandbox on loopback; each test works in its own partner, made over HTTP (spawns are slow),
 // so the tests run concurrently: most of their time is waiting on the CLIs they spawn.
@@ -21,7 +22,7 @@ describe.concurrent('clock typos and reset (spawned CLI)', () => {
     expect(notADate.code).toBe(2);
     const after = json<{ now: string }>((await runCli(['clock', 'show', '--json'], env)).stdout);
     expect(after.now).toBe(before.now);
-  }, 30_000);
+  });
 
   it('a jump over 366 days needs --yes; reset needs --yes and starts the clock over', async () => {
     const env = await partnerEnv();
@@ -44,7 +45,7 @@ describe.concurrent('clock typos and reset (spawned CLI)', () => {
     expect(reset.code).toBe(0);
     const { clock } = json<{ clock: { now: string } }>(reset.stdout);
     expect(Math.abs(Date.parse(clock.now) - Date.now())).toBeLessThan(60_000);
-  }, 30_000);
+  });
 });
 
 describe.concurrent('URLs (spawned CLI)', () => {
@@ -64,7 +65,7 @@ describe.concurrent('URLs (spawned CLI)', () => {
     const forward = await runCli(['listen', '--forward-to', 'localhost:3000'], env);
     expect(forward.code).toBe(2);
     expect(forward.stderr).toContain('--forward-to http://localhost:3000');
-  }, 30_000);
+  });
 });
 
 describe.concurrent('CLI coverage: customers, webhooks, deliveries, loans, partners, trigger --set', () => {
@@ -87,7 +88,7 @@ describe.concurrent('CLI coverage: customers, webhooks, deliveries, loans, partn
       env,
     );
     expect(badOutcome.code).toBe(2);
-  }, 30_000);
+  });
 
   it('registers a webhook endpoint, shows its deliveries and deletes it', async () => {
     const env = await partnerEnv();
@@ -116,7 +117,7 @@ describe.concurrent('CLI coverage: customers, webhooks, deliveries, loans, partn
     const deleted = await runCli(['webhooks', 'delete', endpoint.id], env);
     expect(deleted.code).toBe(0);
     expect((await runCli(['webhooks', 'list'], env)).stdout.trim()).toBe('no endpoints');
-  }, 60_000);
+  });
 
   it('trigger --set overrides the loan amount; loans list shows it; bad overrides exit 2', async () => {
     // Every individual tier lends between 2,000.00 and 3,000.00, whichever tier the random CPF draws.
@@ -134,7 +135,7 @@ describe.concurrent('CLI coverage: customers, webhooks, deliveries, loans, partn
     expect(unknown.stderr).toContain('--set colour: unknown field. Known: amount, installments');
     const badAmount = await runCli(['trigger', 'loan.created', '--set', 'amount=lots'], env);
     expect(badAmount.code).toBe(2);
-  }, 60_000);
+  });
 
   it('lists the partners created with a credential, never their secrets', async () => {
     const env = await partnerEnv();
@@ -146,7 +147,7 @@ describe.concurrent('CLI coverage: customers, webhooks, deliveries, loans, partn
     const partners = json<Record<string, unknown>[]>(listed.stdout);
     expect(partners).toEqual([expect.objectContaining({ id: child.id, name: 'child-job' })]);
     expect(partners[0]).not.toHaveProperty('client_secret');
-  }, 30_000);
+  });
 });
 
 describe.concurrent('scenario runs for CI (spawned CLI)', () => {
@@ -161,7 +162,7 @@ describe.concurrent('scenario runs for CI (spawned CLI)', () => {
     });
     const text = await runCli(['scenario', 'run', 'active-customer'], env);
     expect(text.stdout).toMatch(/captured: customer cust_\w+/);
-  }, 30_000);
+  });
 
   it('a failed run still cleans up and shows the attempt error (connection refused)', async () => {
     const env = await partnerEnv();
@@ -175,14 +176,14 @@ describe.concurrent('scenario runs for CI (spawned CLI)', () => {
     );
     expect(res.stdout).toContain('✓  9 remove the endpoint');
     expect((await runCli(['webhooks', 'list'], env)).stdout.trim()).toBe('no endpoints');
-  }, 60_000);
+  });
 });
 
 describe.concurrent('events tail (spawned CLI)', () => {
   it('labels event times as partner-clock times', async () => {
     const env = await partnerEnv();
     const tail = spawnCli(
-      ['events', 'tail', '--type', 'customer.created', '--max', '1', '--timeout', '20'],
+      ['events', 'tail', '--type', 'customer.created', '--max', '1', '--timeout', WAIT_LIMIT_S],
       env,
     );
     let stdout = '';
@@ -196,5 +197,5 @@ describe.concurrent('events tail (spawned CLI)', () => {
     expect((await runCli(['customers', 'create', generateCpf('512345678')], env)).code).toBe(0);
     expect(await exitOf(tail)).toBe(0);
     expect(stdout).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z \(partner clock\) {2}customer\.created /);
-  }, 30_000);
+  });
 });

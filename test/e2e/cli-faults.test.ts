@@ -46,7 +46,7 @@ describe('credit-sandbox faults (spawned CLI)', () => {
     const all = await runCli(['faults', 'clear'], env());
     expect(all.stdout.trim()).toBe('deleted 1 fault rule');
     expect((await runCli(['faults', 'list'], env())).stdout.trim()).toBe('no fault rules');
-  }, 90_000);
+  });
 
   it('says what is wrong: no action (usage, exit 2), an unknown path (the server suggests the template)', async () => {
     const bare = await runCli(['faults', 'add', 'GET', '/customers'], env());
@@ -55,5 +55,5 @@ describe('credit-sandbox faults (spawned CLI)', () => {
     const typo = await runCli(['faults', 'add', 'POST', '/loan', '--status', '503'], env());
     expect(typo.code).toBe(1);
     expect(typo.stderr).toMatch(/did you mean "\/loans"/);
-  }, 30_000);
+  });
 });

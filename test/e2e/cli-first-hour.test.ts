@@ -20,7 +20,7 @@ describe('the first hour with the CLI', () => {
     expect(res.code).toBe(0);
     const { event } = JSON.parse(res.stdout) as { event: { data: Record<string, unknown> } };
     expect(event.data).toMatchObject({ requested_amount: '5000.00', installments: 6 });
-  }, 60_000);
+  });
 
   it('a refused client id says which one, where it came from, and which secret went with it', async () => {
     const res = await runCli(['clock', 'show'], {
@@ -41,14 +41,14 @@ describe('the first hour with the CLI', () => {
       },
     );
     expect(flag.stderr).toContain('client id cid_y (from --client-id) with the secret from --client-secret');
-  }, 30_000);
+  });
 
   it('--url https:// against the plain-http sandbox says it speaks http', async () => {
     const https = server.url.replace(/^http:/, 'https:');
     const res = await runCli(['clock', 'show', '--url', https], await partnerEnv());
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`the sandbox speaks plain http. Use ${server.url} instead.`);
-  }, 30_000);
+  });
 
   it('clock advance --to <date-time> moves the clock there', async () => {
     const env = await partnerEnv();
@@ -57,13 +57,13 @@ describe('the first hour with the CLI', () => {
     const res = await runCli(['clock', 'advance', '--to', to, '--json'], env);
     expect(res.code).toBe(0);
     expect((JSON.parse(res.stdout) as { now: string }).now).toBe(to);
-  }, 30_000);
+  });
 
   it('an unknown --param names the params each scenario takes', async () => {
     const res = await runCli(['scenario', 'run', 'happy-path', '--param', 'colour=red'], await partnerEnv());
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/none of happy-path has a param "colour" \(happy-path takes [a-z_, ]*cpf/);
-  }, 30_000);
+  });
 
   it('a second run of installment-due-on-holiday fails in one line with a reset hint; after reset --yes it passes', async () => {
     const env = await partnerEnv();
@@ -76,7 +76,7 @@ describe('the first hour with the CLI', () => {
     expect(summary).not.toContain('failed:');
     expect((await runCli(['reset', '--yes'], env)).code).toBe(0);
     expect((await runCli(['scenario', 'run', 'installment-due-on-holiday'], env)).code).toBe(0);
-  }, 90_000);
+  });
 });
 
 it('scenario validate checks files without a server (docs/scenarios.md, "Your own scenarios")', async () => {
@@ -101,7 +101,7 @@ it('scenario validate checks files without a server (docs/scenarios.md, "Your ow
   });
   expect(bad.code).toBe(1);
   expect(bad.stdout).toContain('✗');
-}, 30_000);
+});
 
 // The tier the steering relies on exists: amount 5000 with 6 installments is the plus tier's.
 it('the plus tier takes 5000.00 in 6 installments', () => {

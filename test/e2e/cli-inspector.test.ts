@@ -7,6 +7,7 @@ import {
   testServerForFile,
   waitForLine,
 } from '../support/cli.js';
+import { WAIT_LIMIT_S } from '../support/time-limits.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 const server = testServerForFile();
@@ -68,7 +69,7 @@ describe('credit-sandbox listen --chaos', () => {
         '--max',
         '2',
         '--timeout',
-        '30',
+        WAIT_LIMIT_S,
         '--json',
       ],
       env(),

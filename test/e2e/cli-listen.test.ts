@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { defaultPartnerCall, exitOf, spawnCli, testServerForFile, waitForLine } from '../support/cli.js';
+import { WAIT_LIMIT_MS, WAIT_LIMIT_S } from '../support/time-limits.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 const server = testServerForFile();
@@ -13,8 +14,8 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<{ s
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
-/** Polls until `check` holds (a real delivery over loopback), bounded. */
-async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+/** Polls until `check` holds (a real delivery over loopback; a hang after `timeoutMs`). */
+async function eventually(check: () => boolean, timeoutMs = WAIT_LIMIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
@@ -42,7 +43,7 @@ describe('credit-sandbox listen --forward-to', () => {
         '--max',
         '1',
         '--timeout',
-        '30',
+        WAIT_LIMIT_S,
         '--json',
       ],
       { CREDIT_SANDBOX_URL: server.url },
@@ -95,13 +96,16 @@ describe('credit-sandbox listen --forward-to', () => {
       expect.objectContaining({ id: ready.endpoint_id, status: 'disabled' }),
     ]);
     await app.close();
-  }, 30_000);
+  });
 
   it("passes the app's failure back to the sandbox, so the retry arrives through the relay too", async () => {
     app = await startReceiver((_, n) => ({ status: n === 0 ? 503 : 200 }));
-    const listen = spawnCli(['listen', '-f', app.url, '-e', 'customer.*', '--max', '2', '--timeout', '30'], {
-      CREDIT_SANDBOX_URL: server.url,
-    });
+    const listen = spawnCli(
+      ['listen', '-f', app.url, '-e', 'customer.*', '--max', '2', '--timeout', WAIT_LIMIT_S],
+      {
+        CREDIT_SANDBOX_URL: server.url,
+      },
+    );
     const secretLine = await waitForLine(listen.stdout as NodeJS.ReadableStream, (line) =>
       line.startsWith('Your webhook signing secret is whsec_'),
     );
@@ -124,5 +128,5 @@ describe('credit-sandbox listen --forward-to', () => {
     );
     expect(deliveries.body.data[0]?.attempts.map((a) => a.status_code)).toEqual([503, 200]);
     await app.close();
-  }, 30_000);
+  });
 });

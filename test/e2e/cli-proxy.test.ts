@@ -16,7 +16,7 @@ describe('the proxy, replay and scenario from-recording commands', () => {
   beforeAll(async () => {
     server = await startQuietServer();
     recorded = await recordSession(server.url, await loadContract(`${server.url}/v3/openapi.json`));
-  }, 120_000);
+  });
   afterAll(() => server.close());
 
   it('proxy: prints where to point the app, a line per departure, records, and exits 1 when it saw departures', async () => {
@@ -26,7 +26,7 @@ describe('the proxy, replay and scenario from-recording commands', () => {
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
     });
-    const banner = await waitForLine(child.stderr!, (line) => line.includes('point your app at'), 60_000);
+    const banner = await waitForLine(child.stderr!, (line) => line.includes('point your app at'));
     const base = /point your app at (\S+)/.exec(banner)![1]!;
     const token = await defaultToken(base.replace(/\/v3$/, ''));
     const list = await fetch(`${base}/customers?limit=1`, { headers: { authorization: `Bearer ${token}` } });
@@ -35,9 +35,7 @@ describe('the proxy, replay and scenario from-recording commands', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(unknown.status).toBe(404);
-    await waitForLine(child.stdout!, (line) => line.includes('no-such-operation'), 30_000).catch(
-      () => undefined,
-    );
+    await waitForLine(child.stdout!, (line) => line.includes('no-such-operation')).catch(() => undefined);
     child.kill('SIGINT');
     expect(await exitOf(child)).toBe(1);
     expect(stdout).toContain(
@@ -50,7 +48,7 @@ describe('the proxy, replay and scenario from-recording commands', () => {
       'listCustomers',
       null,
     ]);
-  }, 120_000);
+  });
 
   it('replay: 0 differences against a sandbox (exit 0), the JSON report with --json', async () => {
     const text = await runCli(['replay', recorded.file, '--target', `${server.url}/v3`]);
@@ -64,7 +62,7 @@ describe('the proxy, replay and scenario from-recording commands', () => {
       version: 1,
       summary: { exchanges: 17, differences: 0 },
     });
-  }, 120_000);
+  });
 
   it('scenario from-recording writes a scenario file that scenario validate accepts', async () => {
     const output = join(dir, 'recorded-session.yaml');
@@ -75,7 +73,7 @@ describe('the proxy, replay and scenario from-recording commands', () => {
     const valid = await runCli(['scenario', 'validate', output]);
     expect(valid.stdout).toBe(`✓ ${output}\n`);
     expect(valid.code).toBe(0);
-  }, 60_000);
+  });
 
   it('says what is wrong with the command line (exit 2)', async () => {
     const upstream = await runCli(['proxy', '--upstream', 'http://127.0.0.1:9/api']);
@@ -93,5 +91,5 @@ describe('the proxy, replay and scenario from-recording commands', () => {
     ]);
     expect(name.code).toBe(2);
     expect(name.stderr).toContain('must be <kebab-case-name>.yaml');
-  }, 60_000);
+  });
 });

@@ -33,7 +33,7 @@ describe('serve: --seed, --start-time, --holidays-region', () => {
       printed += chunk.toString('utf8');
     });
     // The banner ends with the default credential.
-    await waitForLine(stdout, (line) => line.includes('client_secret'), 30_000);
+    await waitForLine(stdout, (line) => line.includes('client_secret'));
     expect(printed).toContain('seed      cli-test; clocks start at 2027-02-08T12:00:00.000Z');
     expect(printed).toContain('Brazilian banking days, national + SP');
     child.kill('SIGTERM');

@@ -42,7 +42,6 @@ async function ok(args: string[], server: RunningServer): Promise<string> {
 }
 
 describe('credit-sandbox snapshot (spawned CLI)', () => {
-  // Each spawn starts node with tsx (a second or two on a busy machine): a generous timeout.
   it('saves, lists, restores, exports, imports and deletes', async () => {
     await api(source, 'POST', '/v3/customers', { cpf: '52998224725', name: 'Snap Shot' });
     expect(await ok(['snapshot', 'save', 'one'], source)).toMatch(
@@ -73,7 +72,7 @@ describe('credit-sandbox snapshot (spawned CLI)', () => {
     expect(await ok(['snapshot', 'delete', 'one'], source)).toBe('deleted snapshot one\n');
     const list = (await api(source, 'GET', '/v3/sandbox/snapshots')) as { data: unknown[] };
     expect(list.data).toEqual([]);
-  }, 240_000);
+  });
 
   it('serve loads the fixture named by CREDIT_SANDBOX_SNAPSHOT (the Docker way) and stops on a bad one', async () => {
     await api(source, 'POST', '/v3/customers', { cpf: '11144477735', name: 'From Env' });
@@ -97,7 +96,7 @@ describe('credit-sandbox snapshot (spawned CLI)', () => {
       child.stdout?.on('data', (chunk: Buffer) => {
         stdout += chunk.toString('utf8');
       });
-      await waitForLine(child.stdout as NodeJS.ReadableStream, (l) => l.includes('client_secret'), 150_000);
+      await waitForLine(child.stdout as NodeJS.ReadableStream, (l) => l.includes('client_secret'));
       expect(stdout).toMatch(/snapshot: loaded "env-fixture" \(\d+ rows\) into the default partner/);
       const url = /credit-sandbox listening on (\S+)/.exec(stdout)?.[1] ?? '';
       const served = { url } as RunningServer;
@@ -113,5 +112,5 @@ describe('credit-sandbox snapshot (spawned CLI)', () => {
     const refused = await runCli(['serve', '--port', '0'], { CREDIT_SANDBOX_SNAPSHOT: broken });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--snapshot .*broken\.json: Version 2 is unknown/);
-  }, 240_000);
+  });
 });

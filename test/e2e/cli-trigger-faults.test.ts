@@ -92,5 +92,5 @@ describe('credit-sandbox trigger through fault rules', () => {
       [201, true],
       [502, false],
     ]);
-  }, 180_000);
+  });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
 import { exitOf, partnerEnvOn, runCli, spawnCli, startTestServer, waitForLine } from '../support/cli.js';
 import { FAILING_SCENARIO, RUNNABLE_SCENARIOS } from '../support/scenarios.js';
+import { WAIT_LIMIT_S } from '../support/time-limits.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 // One sandbox server on loopback for every CLI process of this file.
@@ -47,7 +48,7 @@ describe('credit-sandbox CLI (spawned, against a server on 127.0.0.1)', () => {
       RUNNABLE_SCENARIOS.map((name) => [name, 'passed', undefined]),
     );
     expect(out.status).toBe('passed');
-  }, 60_000);
+  });
 
   it('prints each step and exits 1 when an expectation fails', async () => {
     const res = await runCli(['scenario', 'run', 'expect-wrong-status'], await partnerEnv());
@@ -68,7 +69,7 @@ describe('credit-sandbox CLI (spawned, against a server on 127.0.0.1)', () => {
       name: 'the customer is still pending',
       detail: 'expected customer.status == pending_kyc, but customer.status is "active"',
     });
-  }, 30_000);
+  });
 
   it('exits 2 on usage errors, naming the problem', async () => {
     const unknownCommand = await runCli(['frobnicate'], env);
@@ -88,7 +89,7 @@ describe('credit-sandbox CLI (spawned, against a server on 127.0.0.1)', () => {
     const badDuration = await runCli(['clock', 'advance', 'soon'], env);
     expect(badDuration.code).toBe(2);
     expect(badDuration.stderr).toContain('"soon" is neither a duration (90s, 15m, 2h, 35d) nor a date-time');
-  }, 30_000);
+  });
 
   it('exits 1 with a hint when the sandbox cannot be reached, and prints the error as JSON', async () => {
     const res = await runCli(['clock', 'show', '--json'], {
@@ -121,7 +122,7 @@ describe('credit-sandbox CLI (spawned, against a server on 127.0.0.1)', () => {
     expect(Date.parse(clock.now) - Date.parse(partner.clock.now)).toBe(35 * 86_400_000);
     const shown = await runCli(['clock', 'show', ...flags], env);
     expect(shown.stdout.trim()).toBe(`${clock.now}  (frozen)`);
-  }, 30_000);
+  });
 
   it('triggers loan.active, then pays an installment and approves KYC with the QA shortcuts', async () => {
     const partner = await partnerEnv();
@@ -154,12 +155,12 @@ describe('credit-sandbox CLI (spawned, against a server on 127.0.0.1)', () => {
     expect(approved.code).toBe(0);
     expect(approved.stdout).toMatch(new RegExp(`^${customerId}  active  cpf \\d{11}`));
     expect(approved.stdout).toContain('selfie                 approved');
-  }, 60_000);
+  });
 
   it('tails new events (refreshing its token after a clock jump) and lists them', async () => {
     const partner = await partnerEnv();
     const tail = spawnCli(
-      ['events', 'tail', '--type', 'customer.*', '--max', '1', '--timeout', '20', '--json'],
+      ['events', 'tail', '--type', 'customer.*', '--max', '1', '--timeout', WAIT_LIMIT_S, '--json'],
       partner,
     );
     let stdout = '';
@@ -183,5 +184,5 @@ describe('credit-sandbox CLI (spawned, against a server on 127.0.0.1)', () => {
     expect(listed.stdout).toMatch(
       new RegExp(`customer\\.created\\s+evt_[0-9a-f]{32}  ${customerId} \\(pending_kyc\\)`),
     );
-  }, 30_000);
+  });
 });

@@ -70,7 +70,9 @@ describe('credit-sandbox conformance (CLI)', () => {
     );
     expectValidReport(written);
     const parsed = parse({ type: 'junit', files: [junit] });
-    expect(parsed.total).toBe(ALL_CHECKS.length);
+    // The parser's total leaves skipped cases out (the rate-limit check skips on a busy machine).
+    expect(parsed.total + parsed.skipped).toBe(ALL_CHECKS.length);
+    expect(parsed.skipped).toBe(written.summary.skip);
     expect(parsed.passed).toBe(written.summary.pass);
     expect(parsed.failed).toBe(0);
     expect(parsed.suites[0]?.cases.map((c) => c.name.split(':', 1)[0])).toEqual(ALL_CHECKS.map((c) => c.id));
@@ -110,5 +112,5 @@ describe('credit-sandbox conformance (CLI)', () => {
     ]);
     expect(timeout.code).toBe(2);
     expect(timeout.stderr).toContain('--timeout takes a duration');
-  }, 60_000);
+  });
 });

@@ -75,7 +75,7 @@ describe('the conformance kit against a hostile target', () => {
       expect(failed.length).toBeGreaterThan(0);
       for (const result of failed) expect(result.reason, result.id).toBeTruthy();
       expect(outcome.results.some((r) => r.status === 'pass' && r.id.startsWith('customers.'))).toBe(false);
-    }, 120_000);
+    });
   }
 
   it('keeps its webhook listener up whatever is posted to it', async () => {
@@ -102,5 +102,5 @@ describe('the conformance kit against a hostile target', () => {
     const tunnelled = await startListener({ host: '127.0.0.1', port: 0 }, 'https://hooks.example.net/');
     expect(tunnelled.route(() => {}).url).toMatch(/^https:\/\/hooks\.example\.net\/hooks\/[0-9a-f]{24}$/);
     await tunnelled.close();
-  }, 30_000);
+  });
 });

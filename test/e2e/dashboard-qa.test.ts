@@ -40,7 +40,7 @@ beforeAll(async () => {
   expect(run.body.status).toBe('passed');
   captured = run.body.captured;
   ({ cookie, csrf } = await signIn(sb));
-}, 60_000);
+});
 
 describe('overdue at a glance', () => {
   it('the overview counts installments by status, overdue first', async () => {

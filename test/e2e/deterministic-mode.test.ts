@@ -147,7 +147,7 @@ describe('deterministic mode (--seed, --clock frozen, --start-time)', () => {
     const customers = (run: Transcript) => run.find((line) => line.startsWith('GET /v3/customers'));
     expect(customers(first.partners.a)).toContain('cust_');
     expect(customers(first.partners.a)).not.toEqual(customers(first.partners.b));
-  }, 120_000);
+  });
 
   it('gives different values for a different seed', async () => {
     const one = await scriptedRun('ci-seed-1', 'sequential');
@@ -156,7 +156,7 @@ describe('deterministic mode (--seed, --clock frozen, --start-time)', () => {
     expect(other.partners.a[0]).toContain('access_token');
     expect(other.partners.a).not.toEqual(one.partners.a);
     expect(other.webhooks.a).not.toEqual(one.webhooks.a);
-  }, 120_000);
+  });
 });
 
 describe('--start-time', () => {

@@ -25,7 +25,7 @@ it('a documented curl answered 404 fails its block (printing the problem), thoug
   expect(res.code).not.toBe(0);
   expect(res.output).toContain('No endpoint POST /v3/v3/sandbox/faults');
   expect(res.output).not.toContain('not reached');
-}, 60_000);
+});
 
 it('a 404 inside $(…) piped into j fails its block too', async () => {
   const res = await runDocChain(
@@ -33,7 +33,7 @@ it('a 404 inside $(…) piped into j fails its block too', async () => {
   );
   expect(res.code).not.toBe(0);
   expect(res.output).not.toContain('rule ');
-}, 60_000);
+});
 
 it('the same block with the one BASE convention passes', async () => {
   const res = await runDocChain(
@@ -41,7 +41,7 @@ it('the same block with the one BASE convention passes', async () => {
   );
   expect(res.output).toMatch(/rule flt_[0-9a-f]+/);
   expect(res.code).toBe(0);
-}, 60_000);
+});
 
 it('a call printing its status is checked against the status its comment expects', async () => {
   const call = `curl -s -o /dev/null -w '%{http_code}\\n' "$BASE/customers" -H "Authorization: Bearer $TOKEN"`;
@@ -50,10 +50,10 @@ it('a call printing its status is checked against the status its comment expects
   expect(wrong.output).toContain('docs-test: expected HTTP 404, got 200');
   const right = await runDocChain(fixture(`${call}   # 200`));
   expect(right.code, right.output).toBe(0);
-}, 60_000);
+});
 
 it('a call printing its status without saying which it expects is refused', async () => {
   await expect(
     runDocChain(fixture(`curl -s -w '%{http_code}' "$BASE/customers" -H "Authorization: Bearer $TOKEN"`)),
   ).rejects.toThrow(/must say which status it expects/);
-}, 60_000);
+});

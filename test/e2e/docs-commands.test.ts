@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { docBlocks, docFiles } from '../support/doc-blocks.js';
 import { chains, chainTitle, runDocChain } from '../support/doc-run.js';
+import { limitFor } from '../support/time-limits.js';
 
 // Every shell block of README.md and docs/*.md runs here, in bash, against a real sandbox on
 // loopback (a fresh one per block), with `credit-sandbox` / `npx credit-sandbox` the CLI of this
@@ -31,13 +32,18 @@ for (const file of docFiles(ROOT)) {
       expect(doubled.map((block) => `${block.file}:${block.line}`)).toEqual([]);
     });
     // Concurrently: each chain has its own server, partner data and working directory, and most
-    // of a chain's time is spent waiting on the processes it runs (bash, the CLI, curl).
+    // of a chain's time is spent waiting on the processes it runs (bash, the CLI, curl). A chain
+    // shares the CPU with the four others vitest runs beside it: its limit is for their work too.
     for (const chain of all.filter((c) => !elsewhere.includes(c))) {
-      it.concurrent(chainTitle(chain), async ({ expect }) => {
-        const res = await runDocChain(chain);
-        expect(res.code, res.output.slice(-3000)).toBe(0);
-        expect(res.output).not.toMatch(/TypeError|undefined \(reading/);
-      }, 180_000);
+      it.concurrent(
+        chainTitle(chain),
+        async ({ expect }) => {
+          const res = await runDocChain(chain);
+          expect(res.code, res.output.slice(-3000)).toBe(0);
+          expect(res.output).not.toMatch(/TypeError|undefined \(reading/);
+        },
+        limitFor(30_000),
+      );
     }
   });
 }

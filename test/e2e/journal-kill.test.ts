@@ -25,8 +25,8 @@ async function serve(path: string): Promise<{ child: ChildProcess; url: string; 
   ]);
   children.push(child);
   const stdout = child.stdout as NodeJS.ReadableStream;
-  const restored = waitForLine(stdout, (line) => line.startsWith('storage: restored'), 30_000);
-  const listening = await waitForLine(stdout, (line) => line.includes('listening on'), 30_000);
+  const restored = waitForLine(stdout, (line) => line.startsWith('storage: restored'));
+  const listening = await waitForLine(stdout, (line) => line.includes('listening on'));
   return {
     child,
     url: (listening.match(/http:\/\/127\.0\.0\.1:\d+/) as RegExpMatchArray)[0],
@@ -79,12 +79,9 @@ describe('kill -9 with --data', () => {
       const { child, url } = await serve(path);
       const writers = write(url, await token(url), 100_000_000 + round * 1_000_000);
       // Real traffic against a real process: at least WRITE_FOR_MS and MIN_ACKED acknowledged writes
-      // (a busy machine is slower), at most 20 s.
+      // (a busy machine takes longer to reach them; the test's limit catches a server that hangs).
       const started = Date.now();
-      while (
-        Date.now() - started < 20_000 &&
-        (Date.now() - started < WRITE_FOR_MS || writers.acked.length < MIN_ACKED)
-      ) {
+      while (Date.now() - started < WRITE_FOR_MS || writers.acked.length < MIN_ACKED) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -113,5 +110,5 @@ describe('kill -9 with --data', () => {
       );
     }
     expect(missing).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -92,14 +92,12 @@ describe('400 days of unpaid installments', () => {
     expect(before).toBe(LOANS * 6);
 
     // A first look after 45 days, then the rest of the 400 in one jump.
-    const started = performance.now();
     await advanceClock(sandbox, { by: '45d' });
     let today = (await sandbox.json<{ now: string }>('GET', '/v3/sandbox/clock')).body.now.slice(0, 10);
     for (const id of loanIds) {
       for (const tx of await transactionsOf(sandbox, id)) expectUnpaid(tx, today, activatedAt);
     }
     await advanceClock(sandbox, { by: '355d' });
-    const elapsed = performance.now() - started;
     today = (await sandbox.json<{ now: string }>('GET', '/v3/sandbox/clock')).body.now.slice(0, 10);
     expect(today).toBe('2027-04-06');
 
@@ -135,8 +133,6 @@ describe('400 days of unpaid installments', () => {
     }
     // Accepted offers never expire.
     expect(await eventsOf(sandbox, 'credit_offer.expired')).toEqual([]);
-    // The 400-day advance over every job stays fast.
-    expect(elapsed).toBeLessThan(5_000);
   });
 });
 

@@ -45,5 +45,5 @@ describe('the served OpenAPI document under @redocly/cli lint', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });

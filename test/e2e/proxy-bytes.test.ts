@@ -89,7 +89,7 @@ describe('the proxy forwards bytes unchanged', () => {
     client = connect(Number(proxyPort), '127.0.0.1');
     reader = new RawReader(client);
     await new Promise<void>((resolve) => client.once('connect', resolve));
-  }, 30_000);
+  });
   afterAll(async () => {
     client.destroy();
     await proxy.close();

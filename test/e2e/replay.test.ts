@@ -66,7 +66,7 @@ describe('replay', () => {
     server = await startQuietServer();
     contract = await loadContract(`${server.url}/v3/openapi.json`);
     plain = await recordSession(server.url, contract);
-  }, 120_000);
+  });
   afterAll(() => server.close());
 
   it('a recording made against the sandbox: 0 differences, the moves made outside the API made again', async () => {
@@ -98,7 +98,7 @@ describe('replay', () => {
       loan: 'active',
       first: 'paid',
     });
-  }, 120_000);
+  });
 
   it('without a credential it replays as a new partner made with POST /v3/sandbox/partners', async () => {
     const report = await replay({
@@ -131,7 +131,7 @@ describe('replay', () => {
     // 0 differences: every status the answers showed (enum values are compared) was reached.
     expect(differencesOf(fromAnswers)).toEqual([]);
     expect(fromAnswers.summary.moves).toBeGreaterThanOrEqual(5);
-  }, 120_000);
+  });
 
   for (const [alteration, operation, differences] of ALTERED) {
     it(`a recording made against an altered upstream (${alteration}): exactly that difference`, async () => {
@@ -143,7 +143,7 @@ describe('replay', () => {
         bootstrap: BOOTSTRAP,
       });
       expect(differencesOf(report)).toEqual(differences.map((d) => ({ operation, ...d })));
-    }, 120_000);
+    });
   }
 
   it('the scenario generated from the recording runs green, reaching the recorded states, and sets up a Pact provider state', async () => {
@@ -207,5 +207,5 @@ describe('replay', () => {
     } finally {
       await sandbox.close();
     }
-  }, 240_000);
+  });
 });

@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import type { RunningServer, ServeOptions } from '../../src/server.js';
+import { RawReader } from '../support/raw-http.js';
 import { startQuietServer } from '../support/test-server.js';
 
 // Real sockets on 127.0.0.1: the limits live in node:http, below the app.
@@ -62,36 +63,38 @@ async function accessToken(url: string): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-async function timedGet(url: string): Promise<number> {
-  const started = performance.now();
+async function healthy(url: string): Promise<void> {
   const res = await fetch(`${url}/healthz`);
   expect(res.status).toBe(200);
   await res.text();
-  return performance.now() - started;
 }
 
+const slowBody = (token: string) =>
+  `POST /v3/customers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"cpf":`;
+
 describe('slow clients are cut off (real sockets on 127.0.0.1)', () => {
-  it('cuts off a body shorter than its Content-Length within the request timeout while other requests stay fast', async () => {
+  // How soon after the limit a connection is cut depends on how often Node checks (a quarter of
+  // the shortest limit: connection-limits.test.ts) and on how busy the machine is: only the lower
+  // bound is the server's; speed is measured in bench/.
+  it('cuts off a body shorter than its Content-Length at the request timeout', async () => {
     const { port, url } = await start({ headersTimeoutMs: 400, requestTimeoutMs: 800 });
-    const token = await accessToken(url);
-    const slow = rawClient(
-      port,
-      `POST /v3/customers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"cpf":`,
-    );
-    // While the slow client holds its connection, other requests are answered at once.
-    const timings: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      timings.push(await timedGet(url));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const outcome = await slow;
+    const outcome = await rawClient(port, slowBody(await accessToken(url)));
     // The spec's table has no 408: its 400, as a problem document.
     expectProblem(outcome.received, 400, 'request_timeout');
-    // Node checks its connections every quarter of the shortest limit (here 100 ms).
     expect(outcome.closedAfterMs).toBeGreaterThanOrEqual(700);
-    expect(outcome.closedAfterMs).toBeLessThan(800 + 600);
-    // Well below the 800 ms the slow client is held (generous for a loaded machine).
-    expect(Math.max(...timings)).toBeLessThan(400);
+  });
+
+  it('answers other requests while a slow client holds its connection', async () => {
+    // The slow client's limit is far away: the others are answered while it is surely held.
+    const { port, url } = await start({ headersTimeoutMs: 60_000, requestTimeoutMs: 600_000 });
+    let closed = false;
+    const slow = rawClient(port, slowBody(await accessToken(url))).finally(() => {
+      closed = true;
+    });
+    for (let i = 0; i < 5; i++) await healthy(url);
+    expect(closed).toBe(false);
+    for (const socket of sockets) socket.destroy();
+    await slow;
   });
 
   it('cuts off unfinished headers within the headers timeout', async () => {
@@ -99,7 +102,6 @@ describe('slow clients are cut off (real sockets on 127.0.0.1)', () => {
     const outcome = await rawClient(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a');
     expectProblem(outcome.received, 400, 'request_timeout');
     expect(outcome.closedAfterMs).toBeGreaterThanOrEqual(250);
-    expect(outcome.closedAfterMs).toBeLessThan(300 + 600);
   });
 
   it("answers a body that never finishes with a status of its endpoint's table, on every endpoint", async () => {
@@ -127,7 +129,7 @@ describe('slow clients are cut off (real sockets on 127.0.0.1)', () => {
     expectProblem(biometrics.received, 422, 'request_timeout');
     expectProblem(endpoint.received, 400, 'request_timeout');
     // The server is answering as before.
-    expect(await timedGet(url)).toBeLessThan(1_000);
+    await healthy(url);
   });
 
   it("keeps Node's own answers to requests it cannot parse", async () => {
@@ -141,11 +143,18 @@ describe('slow clients are cut off (real sockets on 127.0.0.1)', () => {
   });
 
   it('does not cut off an idle keep-alive connection between two requests', async () => {
-    const { url } = await start({ headersTimeoutMs: 200, requestTimeoutMs: 300 });
-    expect(await accessToken(url)).toMatch(/^svc_at_/);
-    // A keep-alive connection idle between requests is not a slow request either.
+    const { port } = await start({ headersTimeoutMs: 200, requestTimeoutMs: 300 });
+    const socket = connect(port, '127.0.0.1');
+    sockets.push(socket);
+    const reader = new RawReader(socket);
+    const get = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+    socket.write(get);
+    expect((await reader.message()).head).toMatch(/^HTTP\/1\.1 200 /);
+    // Idle for longer than both limits: a keep-alive connection between requests is not a slow
+    // request (and stays open a minute past its keep-alive hint: keep-alive.test.ts).
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await timedGet(url)).toBeLessThan(400);
+    socket.write(get);
+    expect((await reader.message()).head).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
 
@@ -168,12 +177,15 @@ describe('per-client connection cap in hosted mode', () => {
     expect(body).toMatchObject({ code: 'too_many_connections', status: 429 });
 
     first.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const accepted = await rawClient(
-      port,
-      'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
-    );
-    expect(accepted.received).toMatch(/^HTTP\/1\.1 200/);
+    // The server counts the connection out when it sees it close, a moment later: until then a new
+    // one is still over the cap.
+    let accepted = '';
+    while (!accepted.startsWith('HTTP/1.1 200')) {
+      accepted = (
+        await rawClient(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
+      ).received;
+      expect(accepted).toMatch(/^HTTP\/1\.1 (200|429)/);
+    }
   });
 
   it('has no cap without --hosted', async () => {

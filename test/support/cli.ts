@@ -7,6 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../src/domain/default-partner.js';
 import type { RunningServer } from '../../src/server.js';
 import { startQuietServer } from './test-server.js';
+import { WAIT_LIMIT_MS } from './time-limits.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -111,11 +112,11 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   });
 }
 
-/** Resolves with the first line of a stream that satisfies `match` (bounded by `timeoutMs`). */
+/** Resolves with the first line of a stream that satisfies `match` (a hang after `timeoutMs`). */
 export function waitForLine(
   stream: NodeJS.ReadableStream,
   match: (line: string) => boolean,
-  timeoutMs = 15_000,
+  timeoutMs = WAIT_LIMIT_MS,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffer = '';

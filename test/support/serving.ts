@@ -3,6 +3,7 @@ import type { ServeOptions } from '../../src/server.js';
 import { CPF } from './customers.js';
 import { type PartnerClient, partnerClient } from './partner-client.js';
 import { startQuietServer } from './test-server.js';
+import { WAIT_LIMIT_MS } from './time-limits.js';
 
 export interface Serving {
   url: string;
@@ -77,8 +78,8 @@ export async function expectStillServing(server: Serving): Promise<void> {
   expect(server.escaped).toEqual([]);
 }
 
-/** Waits (turns of the event loop and short timers, bounded) until the server logged a line. */
-export async function logged(logs: string[], pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+/** Waits (turns of the event loop and short timers; a hang after `timeoutMs`) until the server logged a line. */
+export async function logged(logs: string[], pattern: RegExp, timeoutMs = WAIT_LIMIT_MS): Promise<string> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const line = logs.find((l) => pattern.test(l));

@@ -11,11 +11,28 @@ export interface ReceivedWebhook {
   body: string;
 }
 
-/** How the receiver answers the n-th request (0-based); `hangMs` delays the answer. */
+/**
+ * How the receiver answers the n-th request (0-based): `hangMs` delays the answer by real time;
+ * `until` holds it until the promise settles (`NEVER`: not before the receiver closes), so a test
+ * decides when the answer comes instead of racing a clock.
+ */
 export interface ReceiverReply {
   status: number;
   headers?: Record<string, string>;
   hangMs?: number;
+  until?: Promise<unknown>;
+}
+
+/** A receiver reply held by `until: NEVER` is never answered (its connection ends at close). */
+export const NEVER: Promise<never> = new Promise(() => {});
+
+/** A gate a test opens when it is ready: `until: gate.opened` answers then. */
+export function gate(): { opened: Promise<void>; open(): void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
 }
 export type Responder = (request: ReceivedWebhook, n: number) => ReceiverReply;
 
@@ -23,6 +40,8 @@ export interface Receiver {
   url: string;
   received: ReceivedWebhook[];
   respond: Responder;
+  /** Resolves once `count` requests have arrived (an event to wait for, never a sleep). */
+  arrived(count?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,7 +52,12 @@ export interface Receiver {
 export async function startReceiver(respond: Responder = () => ({ status: 200 })): Promise<Receiver> {
   warmWebhookSchemas();
   const received: ReceivedWebhook[] = [];
-  const receiver: Receiver = { url: '', received, respond, close: async () => {} };
+  const waiting: { count: number; resolve: () => void }[] = [];
+  const arrived = (count = 1) =>
+    received.length >= count
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => waiting.push({ count, resolve }));
+  const receiver: Receiver = { url: '', received, respond, arrived, close: async () => {} };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -42,12 +66,17 @@ export async function startReceiver(respond: Responder = () => ({ status: 200 })
       checkWebhookBody(request.body);
       const reply = receiver.respond(request, received.length);
       received.push(request);
+      for (const w of waiting.filter((w) => received.length >= w.count)) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.resolve();
+      }
       const answer = () => {
         if (res.destroyed) return;
         res.writeHead(reply.status, reply.headers ?? {});
         res.end('ok');
       };
-      if (reply.hangMs) setTimeout(answer, reply.hangMs);
+      if (reply.until) void reply.until.then(answer);
+      else if (reply.hangMs) setTimeout(answer, reply.hangMs);
       else answer();
     });
   });

@@ -7,18 +7,24 @@ import type { EventRecord, JsonObject } from '../../src/store/records.js';
 import type { Store } from '../../src/store/store.js';
 import { sampleEventData } from './event-samples.js';
 import { createTestSandbox, type TestSandbox } from './sandbox.js';
+import { WAIT_LIMIT_MS } from './time-limits.js';
 
 /**
  * A test sandbox for webhook flows: real random secrets (so a rotation really changes the key) and
  * "real time" pinned to the actual time, so receivers' 5-minute timestamp tolerance passes.
- * The partner clock stays frozen and moves only by advance.
+ * The partner clock stays frozen and moves only by advance. An attempt's own limit is a hang
+ * detector here (a starved test thread runs a 10 s timer before it reads a prompt answer); the
+ * tests of that limit set theirs.
  */
 export function webhookSandbox(
   config: Partial<AppConfig> = {},
   store?: Store,
   persistence?: Persistence,
 ): TestSandbox {
-  const sandbox = createTestSandbox(config, { randomBytes: (size) => randomBytes(size), store, persistence });
+  const sandbox = createTestSandbox(
+    { webhookTimeoutMs: WAIT_LIMIT_MS, ...config },
+    { randomBytes: (size) => randomBytes(size), store, persistence },
+  );
   sandbox.realTime.ms = Date.now();
   return sandbox;
 }

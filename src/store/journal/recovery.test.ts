@@ -50,7 +50,7 @@ describe('journal recovery', () => {
       expect(again.partners.get('ptn_after')).toBeDefined();
       await reopened.persistence.close();
     }
-  }, 60_000); // a few hundred opens, each syncing files: slow on a busy disk
+  }); // a few hundred opens, each syncing files: slow on a busy disk
 
   it('stops at a damaged entry in the middle: loads what came before, sets the rest aside, never crashes', async () => {
     const { bytes } = await threeEntries();
