@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { authRoutes } from './api/auth.js';
 import { creditOfferRoutes } from './api/credit-offers.js';
 import { customerBiometricsRoutes } from './api/customer-biometrics.js';
@@ -32,23 +31,18 @@ import { errorResponse } from './http/error-answer.js';
 import { hostedBiometricsRoutes } from './http/hosted-biometrics.js';
 import { RouteTable } from './http/method-not-allowed.js';
 import { httpMetrics, metricsHandler } from './http/metrics-route.js';
-import { authenticate } from './http/middleware/authenticate.js';
-import { durable } from './http/middleware/durable.js';
-import { faults } from './http/middleware/faults.js';
-import { IDEMPOTENT_POSTS, idempotency } from './http/middleware/idempotency.js';
-import { rateLimit } from './http/middleware/rate-limit.js';
-import { requestLog } from './http/middleware/request-log.js';
-import { wellFormedText, wellFormedUrl } from './http/middleware/well-formed-text.js';
+import { Compression } from './http/pipeline/compression.js';
+import { Entries } from './http/pipeline/entries.js';
+import { compileOperation, createPipeline } from './http/pipeline/pipeline.js';
+import { MAX_BODY_BYTES } from './http/pipeline/request-facts.js';
 import { problemResponse } from './http/problem.js';
-import type { createRouter } from './http/router.js';
+import { type createRouter, operationsOf } from './http/router.js';
 import { registerSelfFetch, SELF_FETCH_ENV } from './http/self-fetch.js';
 import { signingPageRoutes } from './http/signing-page.js';
-import { bodyTooLarge } from './http/spec-status-table.js';
 import { SplitRouter } from './http/split-router.js';
 
 export { API_VERSION } from './api/openapi/document.js';
-/** Largest request body accepted anywhere; endpoints may set lower limits of their own. */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 /** Paths whose routes the RegExpRouter cannot hold (see SplitRouter). */
 export const KYC_CONTROL_PREFIX = '/v3/sandbox/customers/';
@@ -80,6 +74,15 @@ const ROUTERS: ((deps: AppDeps) => ReturnType<typeof createRouter>)[] = [
   sandboxProviderStateRoutes,
 ];
 
+const nodeEntries = new WeakMap<object, Entries>();
+
+/** Node's entry of an app made by createApp (src/http/pipeline/entries.ts). */
+export function nodeEntryOf(app: OpenAPIHono<AppEnv>): Entries {
+  const entries = nodeEntries.get(app);
+  if (!entries) throw new Error('not an app made by createApp');
+  return entries;
+}
+
 /** Builds the whole sandbox as a Hono app; the node server only wires it to a port. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // The sandbox's KYC control routes defeat Hono's fastest router; keep them on a router of their own.
@@ -91,43 +94,49 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   // Read on use: the server learns its public URL only once it listens (port 0 picks one).
   const publicUrl = () => deps.config.publicUrl;
-
-  const limitBody = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: (c) => {
-      throw bodyTooLarge(c.req.method, c.req.path, MAX_BODY_BYTES);
-    },
-  });
-  // Reads skip the body check and the durability wait: inspecting the body of a GET makes the
-  // Node adapter build a full Request object, and each middleware layer costs a promise per request.
-  const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
-  // First: every answer is counted and timed, refusals and forwarded requests included.
-  if (deps.metrics) app.use('*', httpMetrics(deps.metrics.recorder));
+  // First: every answer app.fetch gives is counted and timed, refusals and forwarded requests
+  // included (Node's entry of the request path counts its own: src/http/pipeline/entries.ts).
+  const counting = deps.metrics ? httpMetrics(deps.metrics.recorder) : undefined;
+  if (counting) app.use('*', counting);
+  // Shared mode: first after the metrics, on every request (it forwards a partner owned elsewhere).
   if (deps.clusterGate) app.use('*', deps.clusterGate);
-  // First, so it sees the final answer of every request, refusals by later middleware included.
-  app.use('/v3/*', requestLog(deps));
-  app.on(WRITES, '/v3/*', limitBody);
-  app.use('/v3/*', authenticate(deps));
-  app.use('/v3/*', rateLimit(deps));
-  app.use('/v3/*', wellFormedUrl());
-  // After the rate limit (a refused call is not faulted), before the idempotency cache (a lost
-  // answer is cached there).
-  app.use('/v3/*', faults(deps));
-  app.on(WRITES, '/v3/*', durable(deps));
-  // Before the body checks: a POST refused for its body (400) reached its operation and is cached
-  // like any answer (spec idempotency rule 1); only 401, 429 and 5xx are not.
-  app.on(
-    'POST',
-    IDEMPOTENT_POSTS.map((path) => `/v3${path}`),
-    idempotency(deps),
-  );
-  app.on(WRITES, '/v3/*', wellFormedText());
 
-  for (const routes of ROUTERS) app.route('/v3', routes(deps));
-  app.route(
-    '/v3',
-    sandboxFaultRoutes(deps, () => apiRoutes(app)),
+  let routeTable: RouteTable | undefined;
+  const unmatched = (c: { req: { method: string; path: string } }): ApiError => {
+    routeTable ??= new RouteTable(
+      app.openAPIRegistry.definitions.flatMap((d) => (d.type === 'route' ? [d.route] : [])),
+    );
+    const allowed = routeTable.allowedMethods(c.req.path);
+    if (allowed.length > 0) {
+      return new ApiError(
+        'method_not_allowed',
+        `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(', ')}.`,
+        { headers: { Allow: allowed.join(', ') } },
+      );
+    }
+    return new ApiError(
+      'route_not_found',
+      `No endpoint ${c.req.method} ${c.req.path}. See /v3/openapi.json or /docs.`,
+    );
+  };
+  // Every /v3 operation is one handler of this one path (src/http/pipeline/).
+  const entries = new Entries(
+    app,
+    createPipeline(deps, unmatched),
+    new Compression(),
+    deps.metrics?.recorder,
+    counting,
   );
+  nodeEntries.set(app, entries);
+  const mount = (router: OpenAPIHono<AppEnv>) => {
+    app.route('/v3', router);
+    for (const operation of operationsOf(router)) {
+      const path = `/v3${operation.route.path.replaceAll(/\/{(.+?)}/g, '/:$1')}`;
+      app.on(operation.route.method.toUpperCase(), path, entries.handlerFor(compileOperation(operation)));
+    }
+  };
+  for (const routes of ROUTERS) mount(routes(deps));
+  mount(sandboxFaultRoutes(deps, () => apiRoutes(app)));
   // The scenario runner sends its steps through this very app (the partner's exact path).
   registerSelfFetch(deps, async (request) => app.fetch(request, SELF_FETCH_ENV));
 
@@ -142,16 +151,21 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     scheme: 'basic',
     description: 'client_id:client_secret, only for POST /v3/auth/token',
   });
-  // Built on first use (the public URL is known only once the server listens), then kept.
-  let openApi: { url: string; body: string } | undefined;
-  app.get('/v3/openapi.json', (c) => {
-    if (openApi?.url !== publicUrl()) {
-      openApi = { url: publicUrl(), body: JSON.stringify(buildOpenApiDocument(app, publicUrl())) };
-    }
-    return c.body(openApi.body, 200, { 'content-type': 'application/json; charset=utf-8' });
+  // Built on first use (the public URL is known only once the server listens), then kept; served
+  // through the request path (Request-Id, compression), without credentials. Swagger UI reads the
+  // 3.0 rendition (src/http/docs.ts).
+  const documents = openApiDocuments(app, publicUrl);
+  const openApiDocument = compileOperation({
+    route: { method: 'get', path: '/openapi.json', responses: {} },
+    middleware: [],
+    handler: (c) => c.body(documents('3.1'), 200, { 'content-type': 'application/json; charset=utf-8' }),
   });
+  app.get('/v3/openapi.json', entries.handlerFor(openApiDocument));
 
-  app.route('/', docsRoutes());
+  app.route(
+    '/',
+    docsRoutes({ document: () => documents('3.0'), respond: (c, ...rest) => entries.respond(c, ...rest) }),
+  );
   app.route('/', hostedBiometricsRoutes(deps));
   app.route('/', signingPageRoutes(deps));
   // The dashboard calls the API through this very app, like the scenario runner.
@@ -170,39 +184,29 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   if (deps.metrics) app.get('/metrics', metricsHandler(deps.metrics.recorder, deps.metrics.access));
 
-  let routeTable: RouteTable | undefined;
   app.notFound((c) => {
-    routeTable ??= new RouteTable(
-      app.openAPIRegistry.definitions.flatMap((d) => (d.type === 'route' ? [d.route] : [])),
-    );
-    const allowed = routeTable.allowedMethods(c.req.path);
-    if (allowed.length > 0) {
-      return problemResponse(
-        c,
-        new ApiError(
-          'method_not_allowed',
-          `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(', ')}.`,
-          {
-            headers: { Allow: allowed.join(', ') },
-          },
-        ),
-        publicUrl(),
-      );
-    }
-    return problemResponse(
-      c,
-      new ApiError(
-        'route_not_found',
-        `No endpoint ${c.req.method} ${c.req.path}. See /v3/openapi.json or /docs.`,
-      ),
-      publicUrl(),
-    );
+    const path = c.req.path;
+    if (path === '/v3' || path.startsWith('/v3/')) return entries.unmatched(c);
+    return problemResponse(c, unmatched(c), publicUrl());
   });
 
   // The one place an exception becomes an answer (a problem with the request id; on the spec's
   // table endpoints with a status of the row); never throws.
   app.onError((error, c) => errorResponse(c, error, deps, MAX_BODY_BYTES));
   return app;
+}
+
+/** The OpenAPI document's JSON text in each version, made once per public URL. */
+function openApiDocuments(app: OpenAPIHono<AppEnv>, publicUrl: () => string) {
+  const kept = new Map<string, { url: string; body: string }>();
+  return (version: '3.1' | '3.0'): string => {
+    let document = kept.get(version);
+    if (document?.url !== publicUrl()) {
+      document = { url: publicUrl(), body: JSON.stringify(buildOpenApiDocument(app, publicUrl(), version)) };
+      kept.set(version, document);
+    }
+    return document.body;
+  };
 }
 
 /** The documented operations (path below /v3, `{param}` syntax), which fault rules name. */

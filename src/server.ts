@@ -9,7 +9,8 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createApp, MAX_BODY_BYTES } from './app.js';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { createApp, MAX_BODY_BYTES, nodeEntryOf } from './app.js';
 import type { SharedMode } from './cluster/shared-mode.js';
 import { createDeps } from './deps.js';
 import { ensureDefaultPartner } from './domain/default-partner.js';
@@ -24,7 +25,7 @@ import {
 } from './http/connection-limits.js';
 import { type AppConfig, type AppDeps, DEFAULT_CONFIG, type Logger } from './http/deps.js';
 import { hasBody, honestConnections } from './http/early-answers.js';
-import { hotReads } from './http/hot-reads.js';
+import type { AppEnv } from './http/env.js';
 import { keepIdleConnectionsPastTheirHint } from './http/keep-alive.js';
 import { guardListener } from './http/node-guard.js';
 import { answerSlowClientsAsProblems } from './http/slow-client-answer.js';
@@ -45,6 +46,8 @@ export type { ServeOptions } from './serve-options.js';
 export interface RunningServer {
   url: string;
   deps: AppDeps;
+  /** The app the server serves (`app.fetch` takes the same request path as the socket). */
+  app: OpenAPIHono<AppEnv>;
   /** Shared mode's ownership and forwarding (with `--database`). */
   shared: SharedMode | undefined;
   /** Removes expired partners every few seconds; `sweep()` runs one now (tests). */
@@ -154,19 +157,23 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     options.accessLog && options.accessLog !== 'off'
       ? new AccessLog(options.accessLog, options.accessLogWrite ?? ((text) => process.stdout.write(text)))
       : undefined;
-  const hot = hotReads(deps, accessLog);
+  // Shared mode: every request goes through app.fetch, where the cluster gate sees it first.
+  const entry = deps.clusterGate ? undefined : nodeEntryOf(app);
   const honest = honestConnections(MAX_BODY_BYTES);
   let slow: ReturnType<typeof answerSlowClientsAsProblems> | undefined;
-  // Node's request handler: the hot reads answer what they can (src/http/hot-reads.ts), the app
-  // the rest; the access log watches what the hot reads leave (they print their own lines).
+  // Node's request handler: the request path's Node entry answers a /v3 request with a plain
+  // target itself (src/http/pipeline/entries.ts; it prints its own access line), the app through
+  // @hono/node-server the rest (the same pipeline for /v3). A request with a body is known to the
+  // slow-client answer first (its endpoint picks the timeout's status). Wrapped by guardListener:
+  // nothing thrown or rejected here ends the process.
   const listen =
     (app: RequestListener): RequestListener =>
     (req: IncomingMessage, res: ServerResponse) => {
-      if (hot && !cap?.refused(req.socket) && hot(req, res)) return;
       if (hasBody(req)) slow?.receiving(req, res);
       honest(req, res);
+      if (entry && !cap?.refused(req.socket) && entry.node(req, res, accessLog)) return;
       accessLog?.watch(req, res);
-      app(req, res);
+      return app(req, res);
     };
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
@@ -217,6 +224,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const running: RunningServer = {
     url,
     deps,
+    app,
     shared,
     sweeper,
     close: () => closeServer({ server, deps, shared, sweeper, accessLog, log }),

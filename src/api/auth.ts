@@ -4,7 +4,9 @@ import { credentialView, issueCredential, revokeCredential } from '../domain/cre
 import { ApiError } from '../domain/errors.js';
 import { paginate } from '../domain/pagination.js';
 import type { AppDeps } from '../http/deps.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
+import { listText, viewText } from '../lib/view-text.js';
 import { domainContext } from './context.js';
 import {
   CreateCredentialBody,
@@ -21,6 +23,9 @@ import {
   PageQuery,
   problemResponses,
 } from './schemas/common.js';
+
+/** A credential's JSON (never its secret), serialised once per row version. */
+const credentialJson = viewText(credentialView);
 
 const issueToken = createRoute({
   method: 'post',
@@ -126,12 +131,12 @@ export function authRoutes(deps: AppDeps) {
       { limit, order: 'desc', startingAfter: starting_after },
       (id) => deps.store.partnerCredential(c.get('partner').id, id),
     );
-    return c.json({ data: page.data.map(credentialView), has_more: page.has_more }, 200);
+    return sendJson(c, listText(page.data.map(credentialJson), page.has_more), 200);
   });
 
   app.openapi(revoke, (c) => {
     const row = revokeCredential(domainContext(deps, c), c.req.valid('param').client_id);
-    return c.json(credentialView(row), 200);
+    return sendJson(c, credentialJson(row), 200);
   });
 
   return app;

@@ -1,10 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { findCustomer } from '../domain/credit/customers.js';
-import { findOffer, offerView } from '../domain/credit/offers.js';
+import { findOffer, offerJson } from '../domain/credit/offers.js';
 import { listOffers } from '../domain/credit/queries.js';
-import { createSimulation, simulationView } from '../domain/credit/simulations.js';
+import { createSimulation, simulationJson } from '../domain/credit/simulations.js';
 import type { AppDeps } from '../http/deps.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
+import { listText } from '../lib/view-text.js';
 import { domainContext } from './context.js';
 import {
   COMMON_ERRORS,
@@ -87,12 +89,12 @@ export function creditOfferRoutes(deps: AppDeps) {
   app.openapi(list, (c) => {
     const { limit, starting_after, customer_id, status } = c.req.valid('query');
     const page = listOffers(domainContext(deps, c), { customer_id, status }, { limit, starting_after });
-    return c.json({ data: page.data.map(offerView), has_more: page.has_more }, 200);
+    return sendJson(c, listText(page.data.map(offerJson), page.has_more), 200);
   });
 
   app.openapi(show, (c) => {
     const offer = findOffer(domainContext(deps, c), c.req.valid('param').credit_offer_id);
-    return c.json(offerView(offer), 200);
+    return sendJson(c, offerJson(offer), 200);
   });
 
   app.openapi(ofCustomer, (c) => {
@@ -100,7 +102,7 @@ export function creditOfferRoutes(deps: AppDeps) {
     const customer = findCustomer(ctx, c.req.valid('param').customer_id);
     const { limit, starting_after, status } = c.req.valid('query');
     const page = listOffers(ctx, { customer_id: customer.id, status }, { limit, starting_after });
-    return c.json({ data: page.data.map(offerView), has_more: page.has_more }, 200);
+    return sendJson(c, listText(page.data.map(offerJson), page.has_more), 200);
   });
 
   app.openapi(simulate, (c) => {
@@ -109,7 +111,7 @@ export function creditOfferRoutes(deps: AppDeps) {
       c.req.valid('param').credit_offer_id,
       c.req.valid('json'),
     );
-    return c.json(simulationView(row), 201);
+    return sendJson(c, simulationJson(row), 201);
   });
 
   return app;

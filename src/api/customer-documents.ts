@@ -2,10 +2,15 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { documentView } from '../domain/customers/customer-view.js';
 import { getDocument, uploadDocument } from '../domain/customers/documents.js';
 import type { AppDeps } from '../http/deps.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
+import { viewText } from '../lib/view-text.js';
 import { domainContext } from './context.js';
 import { COMMON_ERRORS, IdempotencyHeader, json, problemResponses } from './schemas/common.js';
 import { CustomerIdParam, DocumentSchema, UploadDocumentBody } from './schemas/customers.js';
+
+/** A document's JSON, serialised once per row version. */
+const documentJson = viewText(documentView);
 
 const tags = ['Customers'];
 
@@ -55,12 +60,12 @@ export function customerDocumentRoutes(deps: AppDeps) {
       bytes,
     });
     c.header('Location', `/v3/customers/${customerId}/documents/${document.id}`);
-    return c.json(documentView(document), 201);
+    return sendJson(c, documentJson(document), 201);
   });
 
   app.openapi(show, (c) => {
     const { customer_id, document_id } = c.req.valid('param');
-    return c.json(documentView(getDocument(domainContext(deps, c), customer_id, document_id)), 200);
+    return sendJson(c, documentJson(getDocument(domainContext(deps, c), customer_id, document_id)), 200);
   });
 
   return app;

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { customerView } from '../domain/customers/customer-view.js';
+import { customerJson } from '../domain/customers/customer-view.js';
 import { getCustomer } from '../domain/customers/kyc-progress.js';
 import { listCustomers } from '../domain/customers/list-customers.js';
 import { registerCustomer } from '../domain/customers/register-customer.js';
@@ -8,7 +8,9 @@ import { IMMUTABLE_FIELDS, updateCustomer } from '../domain/customers/update-cus
 import { ApiError } from '../domain/errors.js';
 import type { AppDeps } from '../http/deps.js';
 import type { AppEnv } from '../http/env.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
+import { listText } from '../lib/view-text.js';
 import type { CustomerSort } from '../store/customer-indexes.js';
 import { domainContext } from './context.js';
 import { COMMON_ERRORS, IdempotencyHeader, json, listOf, problemResponses } from './schemas/common.js';
@@ -131,8 +133,8 @@ export function customerRoutes(deps: AppDeps) {
     }
     const { customer, created } = registerCustomer(domainContext(deps, c), c.req.valid('json'));
     c.header('Location', `/v3/customers/${customer.id}`);
-    if (created) return c.json(customerView(customer), 201);
-    return c.json(customerView(customer), 200);
+    if (created) return sendJson(c, customerJson(customer), 201);
+    return sendJson(c, customerJson(customer), 200);
   });
 
   app.openapi(list, (c) => {
@@ -141,12 +143,12 @@ export function customerRoutes(deps: AppDeps) {
       ...query,
       sort: query.sort as CustomerSort,
     });
-    return c.json({ data: page.data.map(customerView), has_more: page.has_more }, 200);
+    return sendJson(c, listText(page.data.map(customerJson), page.has_more), 200);
   });
 
   app.openapi(show, (c) => {
     const customer = getCustomer(domainContext(deps, c), c.req.valid('param').customer_id);
-    return c.json(customerView(customer), 200);
+    return sendJson(c, customerJson(customer), 200);
   });
 
   app.openapi(update, (c) => {
@@ -155,7 +157,7 @@ export function customerRoutes(deps: AppDeps) {
       c.req.valid('param').customer_id,
       c.req.valid('json'),
     );
-    return c.json(customerView(customer), 200);
+    return sendJson(c, customerJson(customer), 200);
   });
 
   return app;

@@ -1,10 +1,12 @@
 import { createRoute } from '@hono/zod-openapi';
 import { clockDate, creditContext } from '../domain/credit/credit-context.js';
-import { installmentView } from '../domain/credit/installments.js';
-import { createLoan, findLoan, loanView } from '../domain/credit/loans.js';
+import { installmentJson } from '../domain/credit/installments.js';
+import { createLoan, findLoan, loanJson } from '../domain/credit/loans.js';
 import { listLoans, listTransactions } from '../domain/credit/queries.js';
 import type { AppDeps } from '../http/deps.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
+import { listText } from '../lib/view-text.js';
 import { domainContext } from './context.js';
 import {
   COMMON_ERRORS,
@@ -91,21 +93,26 @@ export function loanRoutes(deps: AppDeps) {
     const ctx = creditContext(domainContext(deps, c), deps.config.publicUrl);
     const loan = createLoan(ctx, c.req.valid('json'));
     c.header('Location', `/v3/loans/${loan.id}`);
-    return c.json(loanView(loan, deps.config.publicUrl), 201);
+    return sendJson(c, loanJson(loan, deps.config.publicUrl), 201);
   });
 
   app.openapi(list, (c) => {
     const { limit, starting_after, customer_id, status } = c.req.valid('query');
     const page = listLoans(domainContext(deps, c), { customer_id, status }, { limit, starting_after });
-    return c.json(
-      { data: page.data.map((loan) => loanView(loan, deps.config.publicUrl)), has_more: page.has_more },
+    const url = deps.config.publicUrl;
+    return sendJson(
+      c,
+      listText(
+        page.data.map((loan) => loanJson(loan, url)),
+        page.has_more,
+      ),
       200,
     );
   });
 
   app.openapi(show, (c) => {
     const loan = findLoan(domainContext(deps, c), c.req.valid('param').loan_id);
-    return c.json(loanView(loan, deps.config.publicUrl), 200);
+    return sendJson(c, loanJson(loan, deps.config.publicUrl), 200);
   });
 
   app.openapi(transactions, (c) => {
@@ -113,7 +120,14 @@ export function loanRoutes(deps: AppDeps) {
     const { limit, starting_after } = c.req.valid('query');
     const page = listTransactions(ctx, c.req.valid('param').loan_id, { limit, starting_after });
     const today = clockDate(ctx);
-    return c.json({ data: page.data.map((tx) => installmentView(tx, today)), has_more: page.has_more }, 200);
+    return sendJson(
+      c,
+      listText(
+        page.data.map((tx) => installmentJson(tx, today)),
+        page.has_more,
+      ),
+      200,
+    );
   });
 
   return app;

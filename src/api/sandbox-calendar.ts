@@ -3,12 +3,16 @@ import { clockDate } from '../domain/credit/credit-context.js';
 import { ApiError } from '../domain/errors.js';
 import { addDays, daysBetween, isIsoDate } from '../finance/index.js';
 import type { AppDeps } from '../http/deps.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
+import type { JsonText } from '../lib/view-text.js';
 import { COMMON_ERRORS, json, problemResponses } from './schemas/common.js';
 
 /** The longest range one call lists: ten years, like the longest clock advance. */
 const MAX_RANGE_DAYS = 3660;
 const DEFAULT_RANGE_DAYS = 365;
+/** Ranges whose answer is kept (a year's is ~6 KB; ten years' ~60 KB). */
+const CALENDAR_TEXTS = 64;
 
 const DateParam = (name: 'from' | 'to', description: string, example: string) =>
   z
@@ -49,6 +53,8 @@ const CalendarSchema = z
   })
   .openapi('Calendar');
 
+type CalendarAnswer = z.infer<typeof CalendarSchema>;
+
 const list = createRoute({
   method: 'get',
   path: '/sandbox/calendar',
@@ -79,6 +85,27 @@ function checkedDate(value: string, param: 'from' | 'to'): string {
 
 export function sandboxCalendarRoutes(deps: AppDeps) {
   const app = createRouter();
+  // The calendar never changes while the sandbox runs: a range's answer is made once. At most
+  // CALENDAR_TEXTS ranges are kept (a few KB each for a year), then the cache starts over.
+  const texts = new Map<string, string>();
+  const calendarText = (from: string, to: string) => {
+    const key = `${from}|${to}`;
+    let text = texts.get(key);
+    if (text === undefined) {
+      const calendar = deps.engine.calendar;
+      const answer = {
+        region: calendar.region,
+        from,
+        to,
+        data: calendar.nonBusinessDays(from, to),
+        has_more: false,
+      };
+      text = JSON.stringify(answer);
+      if (texts.size >= CALENDAR_TEXTS) texts.clear();
+      texts.set(key, text);
+    }
+    return text as JsonText<CalendarAnswer>;
+  };
   app.openapi(list, (c) => {
     const query = c.req.valid('query');
     const from =
@@ -92,11 +119,7 @@ export function sandboxCalendarRoutes(deps: AppDeps) {
         { param: 'to' },
       );
     }
-    const calendar = deps.engine.calendar;
-    return c.json(
-      { region: calendar.region, from, to, data: calendar.nonBusinessDays(from, to), has_more: false },
-      200,
-    );
+    return sendJson(c, calendarText(from, to), 200);
   });
   return app;
 }

@@ -1,11 +1,16 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { AppDeps } from '../http/deps.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
+import { viewText } from '../lib/view-text.js';
 import { chaosView, clearChaos, setChaos } from '../webhooks/chaos.js';
 import { getEndpoint } from '../webhooks/endpoints.js';
 import { domainContext } from './context.js';
 import { COMMON_ERRORS, json, problemResponses } from './schemas/common.js';
 import { ChaosBody, ChaosSchema, EndpointParams } from './schemas/webhooks.js';
+
+/** An endpoint's chaos settings as JSON, serialised once per endpoint row version. */
+const chaosJson = viewText(chaosView);
 
 const tags = ['Sandbox control'];
 const path = '/sandbox/webhooks/endpoints/{webhook_endpoint_id}/chaos';
@@ -53,17 +58,17 @@ export function sandboxChaosRoutes(deps: AppDeps) {
 
   app.openapi(put, (c) => {
     const id = c.req.valid('param').webhook_endpoint_id;
-    return c.json(chaosView(setChaos(domainContext(deps, c), id, c.req.valid('json'))), 200);
+    return sendJson(c, chaosJson(setChaos(domainContext(deps, c), id, c.req.valid('json'))), 200);
   });
 
   app.openapi(get, (c) => {
     const id = c.req.valid('param').webhook_endpoint_id;
-    return c.json(chaosView(getEndpoint(domainContext(deps, c), id)), 200);
+    return sendJson(c, chaosJson(getEndpoint(domainContext(deps, c), id)), 200);
   });
 
   app.openapi(del, (c) => {
     const id = c.req.valid('param').webhook_endpoint_id;
-    return c.json(chaosView(clearChaos(domainContext(deps, c), id)), 200);
+    return sendJson(c, chaosJson(clearChaos(domainContext(deps, c), id)), 200);
   });
 
   return app;

@@ -1,7 +1,10 @@
 import { createRoute } from '@hono/zod-openapi';
-import { parseDuration } from '../engine/clock.js';
+import { clockReading, parseDuration } from '../engine/clock.js';
+import { clockViewAt } from '../engine/engine.js';
 import type { AppDeps } from '../http/deps.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
+import { keyedViewText } from '../lib/view-text.js';
 import { COMMON_ERRORS, json, problemResponses } from './schemas/common.js';
 import { AdvanceClockBody, ClockSchema } from './schemas/sandbox.js';
 
@@ -51,7 +54,13 @@ const resume = createRoute({
 
 export function sandboxClockRoutes(deps: AppDeps) {
   const app = createRouter();
-  app.openapi(show, (c) => c.json(deps.engine.clockView(c.get('partner').id), 200));
+  // The clock's answer for the partner row and the clock reading it was made for: a frozen clock
+  // answers the same text until its row changes, a running one within a millisecond.
+  const clockJson = keyedViewText(clockViewAt, 64 * 1024);
+  app.openapi(show, (c) => {
+    const partner = c.get('partner');
+    return sendJson(c, clockJson(partner, clockReading(partner.clock, deps.realNow())), 200);
+  });
   app.openapi(advance, (c) => {
     const body = c.req.valid('json');
     const target =

@@ -2,13 +2,18 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { notFound } from '../domain/errors.js';
 import { paginate } from '../domain/pagination.js';
 import type { AppDeps } from '../http/deps.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
+import { listText, viewText } from '../lib/view-text.js';
 import type { SortedIndex } from '../store/indexes.js';
 import type { DeliveryRecord } from '../store/records.js';
 import { deliveryView, redeliver } from '../webhooks/deliveries.js';
 import { domainContext } from './context.js';
 import { COMMON_ERRORS, json, listOf, PageQuery, problemResponses } from './schemas/common.js';
 import { DeliveryQuery, DeliverySchema, RedeliverBody, RedeliveryResultSchema } from './schemas/webhooks.js';
+
+/** A delivery's JSON, serialised once per row version (each attempt makes a new one). */
+const deliveryJson = viewText(deliveryView);
 
 const tags = ['Sandbox control'];
 
@@ -85,14 +90,14 @@ export function sandboxDeliveryRoutes(deps: AppDeps) {
       },
       matches,
     );
-    return c.json({ data: page.data.map(deliveryView), has_more: page.has_more }, 200);
+    return sendJson(c, listText(page.data.map(deliveryJson), page.has_more), 200);
   });
 
   app.openapi(show, (c) => {
     const id = c.req.valid('param').delivery_id;
     const row = store.deliveries.get(id);
     if (!row || row.partner_id !== c.get('partner').id) throw notFound('delivery', id);
-    return c.json(deliveryView(row), 200);
+    return sendJson(c, deliveryJson(row), 200);
   });
 
   app.openapi(resend, (c) => {

@@ -2,7 +2,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { notFound } from '../domain/errors.js';
 import { paginate } from '../domain/pagination.js';
 import type { AppDeps } from '../http/deps.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
+import { listText, viewText } from '../lib/view-text.js';
 import type { EventRecord } from '../store/records.js';
 import { COMMON_ERRORS, json, listOf, PageQuery, problemResponses } from './schemas/common.js';
 import { EventPattern, EventSchema } from './schemas/events.js';
@@ -40,6 +42,9 @@ export function eventView(event: EventRecord) {
   return { id: event.id, type: event.type, timestamp: event.timestamp, data: event.data };
 }
 
+/** The event's JSON, serialised once per row (events never change). */
+const eventJson = viewText(eventView);
+
 export function sandboxEventRoutes(deps: AppDeps) {
   const app = createRouter();
   const store = deps.store;
@@ -58,7 +63,7 @@ export function sandboxEventRoutes(deps: AppDeps) {
       const event = store.events.get(id);
       return event && event.partner_id === partnerId ? event : undefined;
     });
-    return c.json({ data: page.data.map(eventView), has_more: page.has_more }, 200);
+    return sendJson(c, listText(page.data.map(eventJson), page.has_more), 200);
   });
 
   app.openapi(show, (c) => {
@@ -66,7 +71,7 @@ export function sandboxEventRoutes(deps: AppDeps) {
     if (!event || event.partner_id !== c.get('partner').id) {
       throw notFound('event', c.req.valid('param').event_id);
     }
-    return c.json(eventView(event), 200);
+    return sendJson(c, eventJson(event), 200);
   });
 
   return app;

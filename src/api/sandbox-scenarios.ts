@@ -10,8 +10,10 @@ import { scenarioRunLog } from '../engine/scenarios/run-log.js';
 import { ParamError, resolveParams, runScenario } from '../engine/scenarios/runner.js';
 import type { Scenario } from '../engine/scenarios/types.js';
 import type { AppDeps } from '../http/deps.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
 import { type InProcessBindings, selfFetch } from '../http/self-fetch.js';
+import type { JsonText } from '../lib/view-text.js';
 import { partnerTransport } from './scenario-transport.js';
 import { COMMON_ERRORS, json, listOf, problemResponses } from './schemas/common.js';
 import { RunResultSchema, RunScenarioBody, ScenarioSchema } from './schemas/scenarios.js';
@@ -71,9 +73,17 @@ export function sandboxScenarioRoutes(deps: AppDeps) {
   };
   // Loaded on first use (most apps never run a scenario); `serve` loads it at start-up to fail fast.
 
+  // The list's answer, made once per loaded catalog.
+  const listTexts = new WeakMap<Map<string, Scenario>, string>();
   app.openapi(list, (c) => {
-    const data = [...catalog().values()].sort((a, b) => a.name.localeCompare(b.name)).map(scenarioView);
-    return c.json({ data, has_more: false }, 200);
+    const scenarios = catalog();
+    let text = listTexts.get(scenarios);
+    if (text === undefined) {
+      const data = [...scenarios.values()].sort((a, b) => a.name.localeCompare(b.name)).map(scenarioView);
+      text = JSON.stringify({ data, has_more: false });
+      listTexts.set(scenarios, text);
+    }
+    return sendJson(c, text as JsonText<{ data: ReturnType<typeof scenarioView>[]; has_more: boolean }>, 200);
   });
 
   app.openapi(run, async (c) => {

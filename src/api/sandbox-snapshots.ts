@@ -3,7 +3,9 @@ import { gzip as gzipCallback } from 'node:zlib';
 import { createRoute } from '@hono/zod-openapi';
 import { deleteSnapshot, getSnapshot, listSnapshots, snapshotDocument } from '../domain/snapshots.js';
 import type { AppDeps } from '../http/deps.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
+import { listText, viewText } from '../lib/view-text.js';
 import { COMMON_ERRORS, json, problemResponses } from './schemas/common.js';
 import {
   CreateSnapshotBody,
@@ -25,6 +27,12 @@ import {
   snapshotView,
 } from './snapshot-service.js';
 import { oneImportAtATime } from './snapshot-upload.js';
+
+/** A snapshot's export as JSON, made once per snapshot (at most 2 × 8 MiB of them kept). */
+const exportText = viewText(snapshotDocument, 8 * 1024 * 1024);
+
+/** A snapshot's summary as JSON, serialised once per row (a snapshot never changes). */
+const snapshotJson = viewText(snapshotView);
 
 const gzip = promisify(gzipCallback);
 const tags = ['Sandbox control'];
@@ -170,11 +178,11 @@ export function sandboxSnapshotRoutes(deps: AppDeps) {
 
   app.openapi(list, (c) => {
     const rows = listSnapshots(deps.store, c.get('partner').id);
-    return c.json({ data: rows.map(snapshotView), has_more: false }, 200);
+    return sendJson(c, listText(rows.map(snapshotJson), false), 200);
   });
 
   app.openapi(show, (c) =>
-    c.json(snapshotView(getSnapshot(deps.store, c.get('partner').id, c.req.valid('param').name)), 200),
+    sendJson(c, snapshotJson(getSnapshot(deps.store, c.get('partner').id, c.req.valid('param').name)), 200),
   );
 
   app.openapi(remove, (c) => {
@@ -188,21 +196,21 @@ export function sandboxSnapshotRoutes(deps: AppDeps) {
 
   app.openapi(exportRoute, async (c) => {
     const row = getSnapshot(deps.store, c.get('partner').id, c.req.valid('param').name);
-    const body = Buffer.from(JSON.stringify(snapshotDocument(row)));
+    const text = exportText(row);
     const file = ['1', 'true'].includes(c.req.valid('query').gzip ?? '');
     const headers: Record<string, string> = { Vary: 'Accept-Encoding' };
     if (file) {
       headers['Content-Type'] = 'application/gzip';
       headers['Content-Disposition'] = `attachment; filename="${row.name}.snapshot.json.gz"`;
-      return c.body(new Uint8Array(await gzip(body)), 200, headers);
+      return c.body(new Uint8Array(await gzip(Buffer.from(text))), 200, headers);
     }
     headers['Content-Type'] = 'application/json; charset=utf-8';
     headers['Content-Disposition'] = `attachment; filename="${row.name}.snapshot.json"`;
     if (/\bgzip\b/i.test(c.req.header('accept-encoding') ?? '')) {
       headers['Content-Encoding'] = 'gzip';
-      return c.body(new Uint8Array(await gzip(body)), 200, headers);
+      return c.body(new Uint8Array(await gzip(Buffer.from(text))), 200, headers);
     }
-    return c.body(new Uint8Array(body), 200, headers);
+    return c.body(text, 200, headers);
   });
 
   app.openapi(importRoute, async (c) => {

@@ -1,11 +1,14 @@
 import { createRoute } from '@hono/zod-openapi';
 import { paginate } from '../domain/pagination.js';
 import type { AppDeps } from '../http/deps.js';
+import { sendJson } from '../http/json-text.js';
 import { createRouter } from '../http/router.js';
+import { listText } from '../lib/view-text.js';
 import { deleteEndpoint } from '../webhooks/delete-endpoint.js';
 import {
   createEndpoint,
   DEFAULT_EXPIRE_CURRENT_IN,
+  endpointJson,
   endpointView,
   getEndpoint,
   rotateSecret,
@@ -146,12 +149,12 @@ export function webhookEndpointRoutes(deps: AppDeps) {
         return row && row.partner_id === ctx.partnerId ? row : undefined;
       },
     );
-    return c.json({ data: page.data.map(endpointView), has_more: page.has_more }, 200);
+    return sendJson(c, listText(page.data.map(endpointJson), page.has_more), 200);
   });
 
   app.openapi(show, (c) => {
     const row = getEndpoint(domainContext(deps, c), c.req.valid('param').webhook_endpoint_id);
-    return c.json(endpointView(row), 200);
+    return sendJson(c, endpointJson(row), 200);
   });
 
   app.openapi(update, (c) => {
@@ -161,7 +164,7 @@ export function webhookEndpointRoutes(deps: AppDeps) {
       c.req.valid('json'),
       settings(),
     );
-    return c.json(endpointView(row), 200);
+    return sendJson(c, endpointJson(row), 200);
   });
 
   app.openapi(remove, (c) => {

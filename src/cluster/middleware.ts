@@ -1,8 +1,8 @@
-import type { MiddlewareHandler } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from '../http/env.js';
 import { actRelayedFault } from '../http/middleware/fault-wire.js';
-import { requestHeader } from '../http/node-fast-path.js';
 import type { Cluster } from './cluster.js';
 import { signInClientId } from './dashboard-partner.js';
 import {
@@ -102,6 +102,14 @@ export function clusterMiddleware(
       .then((id) => (id === undefined || cluster.serves(id) ? next() : route(c, next, id)))
       .catch(unreachable);
   };
+}
+
+/** One request header, from Node's request when the server passed it (no fetch Headers built). */
+function requestHeader(c: Context<AppEnv>, name: string): string | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming?.headers) return c.req.header(name);
+  const value = incoming.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function unavailable(why: string, notOwner = false): ApiError {

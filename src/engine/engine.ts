@@ -49,7 +49,7 @@ export interface ClockView {
   frozen: boolean;
 }
 
-/** The clock's answer for a partner row whose clock reads `nowMs` (the API's and the hot read's). */
+/** The clock's answer for a partner row whose clock reads `nowMs` (the API's and the engine's). */
 export function clockViewAt(partner: PartnerRecord, nowMs: number): ClockView {
   return { now: new Date(nowMs).toISOString(), frozen: partner.clock.frozen_at_ms !== null };
 }

@@ -1,6 +1,8 @@
 import { Decimal } from 'decimal.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cetAnnualRate, cetPercentage } from './cet.js';
+import { FinanceDecimal, round2 } from './money.js';
 
 const referenceDays = [31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365];
 
@@ -58,6 +60,56 @@ describe('cetPercentage', () => {
     );
     expect(() => cetPercentage({ netAmount: '10.00', installmentValue: '10.00', dayCounts: [] })).toThrow(
       /at least one/,
+    );
+  });
+});
+
+// The plain method the solver started from: Decimal Newton from v = 1 (r = 0), every power made
+// anew. The solver must give the same rate, whatever start its float pass chooses.
+function referenceRate(net: string, payment: string, days: readonly number[]): Decimal {
+  const n = new FinanceDecimal(net);
+  const p = new FinanceDecimal(payment);
+  const evaluate = (v: Decimal) => {
+    let value = n.neg();
+    let slope = new FinanceDecimal(0);
+    for (const d of days) {
+      const term = p.mul(v.pow(d));
+      value = value.plus(term);
+      slope = slope.plus(term.mul(d).div(v));
+    }
+    return { value, slope };
+  };
+  let v = new FinanceDecimal(1);
+  for (let k = 1; evaluate(v).value.isNegative(); k += 1)
+    v = new FinanceDecimal(2).pow(new FinanceDecimal(k).div(365));
+  for (;;) {
+    const { value, slope } = evaluate(v);
+    const step = value.div(slope);
+    v = v.minus(step);
+    if (step.abs().lt('1e-20')) return v.pow(-365).minus(1);
+  }
+}
+
+describe('cetAnnualRate, started from a float solution', () => {
+  it('agrees with the plain Decimal method to 1e-15 and to the cent of a percent', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 48 }),
+        fc.integer({ min: 28, max: 45 }),
+        fc.integer({ min: 10_000, max: 5_000_000 }),
+        fc.integer({ min: 70, max: 400 }),
+        (count, firstGap, netCents, percentBack) => {
+          const days = Array.from({ length: count }, (_, k) => firstGap + k * 30 + (k % 3));
+          const net = (netCents / 100).toFixed(2);
+          const payment = ((netCents * percentBack) / 100 / 100 / count).toFixed(2);
+          if (Number(payment) <= 0) return;
+          const rate = cetAnnualRate({ netAmount: net, installmentValue: payment, dayCounts: days });
+          const reference = referenceRate(net, payment, days);
+          expect(rate.minus(reference).abs().lt('1e-15')).toBe(true);
+          expect(round2(rate.mul(100)).toNumber()).toBe(round2(reference.mul(100)).toNumber());
+        },
+      ),
+      { numRuns: 60, seed: 20261127 },
     );
   });
 });

@@ -11,11 +11,15 @@ export const ACCESS_LOG_FORMATS: readonly AccessLogFormat[] = ['pretty', 'json',
  * took. 404s and errors are logged like any other answer. Docker's health probe (`GET /healthz`
  * answered 200) is left out: it would be most of the log of an idle container.
  *
- * Cheap on the hot path: the hot reads (src/http/hot-reads.ts) call `line` from their own end
- * point; every other request is watched through its response's `finish` event. The timestamp text
+ * Cheap on every request: the request path's Node entry (src/http/pipeline/entries.ts) calls `line`
+ * once it has written an answer it made synchronously; every other request is watched through its
+ * response's `finish` event. The timestamp text
  * is made once per millisecond, and the lines of one event-loop turn go out in one write (at the
  * end of the turn, or on `flush`). What waits is text only, at most one turn's worth.
  */
+/** Request ids of answers sent through `app.fetch`, by their Node response (see noteRequestId). */
+const requestIds = new WeakMap<object, string>();
+
 export class AccessLog {
   private pending = '';
   private scheduled = false;
@@ -52,11 +56,19 @@ export class AccessLog {
     }
   }
 
-  /** Logs a request outside the hot reads once its response has been sent. */
+  /**
+   * Notes the `Request-Id` of the answer `res` is about to send: headers given to `writeHead` as a
+   * whole (as @hono/node-server does) are not seen by `res.getHeader`.
+   */
+  static noteRequestId(res: object, requestId: string | undefined): void {
+    if (requestId !== undefined) requestIds.set(res, requestId);
+  }
+
+  /** Logs a request once its response has been sent (answers made asynchronously, other routes). */
   watch(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
     res.once('finish', () => {
-      const requestId = res.getHeader('request-id');
+      const requestId = res.getHeader('request-id') ?? requestIds.get(res);
       this.line(
         req.method ?? 'GET',
         req.url ?? '/',

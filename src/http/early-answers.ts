@@ -22,7 +22,7 @@ export const MAX_LINGER_BYTES = 64 * 1024 * 1024;
  *   closed its side, or sent more than MAX_LINGER_BYTES. Closing at once, with the client still
  *   writing, would reset the connection and could lose the answer on its way.
  *
- * Requests without a body (the hot reads among them) are left alone.
+ * Requests without a body (every read) are left alone.
  */
 export function honestConnections(maxKeptBody: number): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {

@@ -52,7 +52,7 @@ export class RateLimiter {
   }
 
   /**
-   * `take` without building a decision (the hot reads): true when a token was taken, with
+   * `take` without building a decision (the request path): true when a token was taken, with
    * `lastRemaining` / `lastResetSeconds` set; false takes nothing (the caller then answers 429
    * through `take`, which refills from the same instant and refuses the same way).
    */
@@ -75,7 +75,7 @@ export class RateLimiter {
 
 const limiters = new WeakMap<object, RateLimiter>();
 
-/** The one limiter of an app's dependencies (`owner`), shared by the middleware and the hot reads. */
+/** The one limiter of an app's dependencies (`owner`), whichever entry of the request path asks. */
 export function sharedRateLimiter(owner: object, rate: number, realNow: () => number): RateLimiter {
   let limiter = limiters.get(owner);
   if (!limiter) {

@@ -9,7 +9,7 @@ const flushers = new WeakMap<AppDeps, () => void>();
 /**
  * Reads write nothing else, so a read-only stretch would never flush the request log (and its
  * pending change set would only grow): flush in the background, at most once a second. One timer
- * per sandbox, shared by the request-log middleware and the hot reads.
+ * per sandbox, used by the request path's recorder (src/http/pipeline/record.ts).
  */
 export function requestLogFlusher(deps: AppDeps): () => void {
   let flushSoon = flushers.get(deps);

@@ -71,7 +71,7 @@ export class TokenCache {
 
 const caches = new WeakMap<Store, TokenCache>();
 
-/** The one token cache of a store, shared by the authenticate middleware and the hot reads. */
+/** The one token cache of a store, shared by every app over it (src/http/pipeline/admission.ts). */
 export function tokenCache(store: Store): TokenCache {
   let cache = caches.get(store);
   if (!cache) {

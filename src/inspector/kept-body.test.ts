@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { redactJsonText } from '../lib/redact.js';
 import { keptRequestBody, keptResponseText, MAX_KEPT_BODY_CHARS } from './kept-body.js';
 
 describe('what the inspector keeps of a body', () => {
@@ -41,5 +42,27 @@ describe('what the inspector keeps of a body', () => {
     };
     expect(kept).toMatchObject({ truncated: true, original_bytes: long.length });
     expect(kept.text).toHaveLength(MAX_KEPT_BODY_CHARS);
+  });
+
+  it('redacts the head of a long answer on its way out of the log (the request pays no redaction)', () => {
+    const long = JSON.stringify({
+      client_secret: 'svc_cs_abc',
+      hook: { secret: 'plain' },
+      data: 'x'.repeat(10_000),
+    });
+    const kept = keptResponseText(long);
+    expect((JSON.parse(kept) as { text: string }).text).toContain('svc_cs_abc');
+    const shown = JSON.parse(redactJsonText(kept)) as {
+      truncated: boolean;
+      original_bytes: number;
+      text: string;
+    };
+    expect(shown).toMatchObject({ truncated: true, original_bytes: long.length });
+    expect(shown.text).not.toContain('svc_cs_abc');
+    expect(shown.text).toContain('"client_secret":"[redacted]"');
+    expect(shown.text).toContain('"secret":"[redacted]"');
+    // A head without secrets is shown as kept.
+    const plain = keptResponseText(JSON.stringify({ data: 'y'.repeat(10_000) }));
+    expect(redactJsonText(plain)).toBe(plain);
   });
 });

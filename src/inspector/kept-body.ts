@@ -42,9 +42,17 @@ export function keptRequestBody(text: string, contentType: string): JsonValue {
 }
 
 /**
- * An answer as the log stores it: as sent when short (redacted on the way out of the log), or the
- * truncation marker as JSON text (its head redacted now: the marker's text is not JSON).
+ * An answer as the log stores it: as sent when short, or the truncation marker as JSON text (its
+ * first MAX_KEPT_BODY_CHARS characters as they were sent). Either way it is redacted on the way out
+ * of the log (`redactJsonText`, given to the store as its answer filter), which is also what the
+ * `--data` journal and the database receive: an answer costs its request no redaction pass.
  */
 export function keptResponseText(text: string): string {
-  return text.length > MAX_KEPT_BODY_CHARS ? JSON.stringify(truncated(text)) : text;
+  if (text.length <= MAX_KEPT_BODY_CHARS) return text;
+  const marker: TruncatedBody = {
+    truncated: true,
+    original_bytes: Buffer.byteLength(text),
+    text: text.slice(0, MAX_KEPT_BODY_CHARS),
+  };
+  return JSON.stringify(marker);
 }

@@ -94,9 +94,24 @@ const SECRET_MARKERS = ['secret"', 'token', 'password"', 'authorization"', ...SE
  * secret-looking pairs and values redacted as text.
  */
 export function redactJsonText(text: string): string {
+  // A long answer kept as a truncation marker: its head is text, not JSON (kept-body.ts).
+  if (text.startsWith(TRUNCATED_MARKER)) return redactTruncated(text);
   if (!SECRET_MARKERS.some((marker) => text.includes(marker))) return text;
   try {
     return JSON.stringify(redact(JSON.parse(text)));
+  } catch {
+    return redactText(text);
+  }
+}
+
+const TRUNCATED_MARKER = '{"truncated":true,';
+
+function redactTruncated(text: string): string {
+  try {
+    const marker = JSON.parse(text) as { text?: unknown };
+    if (typeof marker.text !== 'string') return redactText(text);
+    const head = redactText(marker.text);
+    return head === marker.text ? text : JSON.stringify({ ...marker, text: head });
   } catch {
     return redactText(text);
   }

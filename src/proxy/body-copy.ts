@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { jsonDepth } from '../lib/json-depth.js';
 
 /**
@@ -70,10 +71,42 @@ export function isJsonMedia(media: string | undefined): boolean {
   return media !== undefined && (media === 'application/json' || media.endsWith('+json'));
 }
 
-/** Parses a captured body by its media type (multipart through undici's FormData parser). */
-export async function parseBody(body: CapturedBody, contentType: string | undefined): Promise<ParsedBody> {
+/** Decoded bodies larger than this are not parsed (a small compressed body can decode to a lot). */
+export const MAX_DECODED_BYTES = 16 * 1024 * 1024;
+
+const DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * Parses a captured body by its media type (multipart through undici's FormData parser), decoded
+ * first by its `Content-Encoding` (an upstream compresses answers a client accepts compressed).
+ */
+export async function parseBody(
+  body: CapturedBody,
+  contentType: string | undefined,
+  contentEncoding?: string | undefined,
+): Promise<ParsedBody> {
   if (body.size === 0) return { kind: 'none' };
   if (body.bytes === undefined) return { kind: 'too-large', size: body.size };
+  const encoding = contentEncoding?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    const decode = DECODERS[encoding];
+    if (!decode) return { kind: 'invalid', reason: `an unknown Content-Encoding (${encoding})` };
+    let decoded: Buffer;
+    try {
+      decoded = decode(body.bytes, { maxOutputLength: MAX_DECODED_BYTES });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+        return { kind: 'too-large', size: MAX_DECODED_BYTES };
+      }
+      return { kind: 'invalid', reason: `not valid ${encoding}` };
+    }
+    return parseBody({ size: decoded.byteLength, bytes: decoded }, contentType);
+  }
   const media = contentType?.split(';', 1)[0]?.trim().toLowerCase();
   if (media === 'multipart/form-data') return parseMultipart(body.bytes, contentType!);
   if (!isUtf8(body.bytes)) {

@@ -50,8 +50,8 @@ export async function checkExchange(contract: Contract, view: ExchangeView): Pro
   const notes: string[] = [];
   const requestType = view.requestHeaders['content-type'];
   const responseType = view.responseHeaders['content-type'];
-  const request = await parseBody(view.requestBody, requestType);
-  const response = await parseBody(view.responseBody, responseType);
+  const request = await parseBody(view.requestBody, requestType, view.requestHeaders['content-encoding']);
+  const response = await parseBody(view.responseBody, responseType, view.responseHeaders['content-encoding']);
   const verdict: ExchangeVerdict = { operation: undefined, departures, notes, request, response };
   const operation = contract.match(view.method, view.path);
   if (!operation) {

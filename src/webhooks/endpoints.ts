@@ -1,5 +1,6 @@
 import { ApiError, notFound } from '../domain/errors.js';
 import type { CoreContext } from '../engine/context.js';
+import { viewText } from '../lib/view-text.js';
 import type { WebhookEndpointRecord, WebhookEndpointStatus } from '../store/records.js';
 import { MAX_PREVIOUS_SECRETS } from '../store/webhook-records.js';
 import { checkEndpointUrl } from './endpoint-url.js';
@@ -41,6 +42,9 @@ export function endpointView(row: WebhookEndpointRecord) {
     updated_at: row.updated_at,
   };
 }
+
+/** The endpoint's JSON (no secret), serialised once per row version. */
+export const endpointJson = viewText(endpointView);
 
 export interface EndpointSettings {
   httpHosts: readonly string[];

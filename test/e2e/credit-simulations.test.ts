@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SIMULATIONS_KEPT, simulationsKept } from '../../src/domain/credit/simulations.js';
 import {
   activeCustomer,
   createLoan,
@@ -179,6 +180,29 @@ describe('POST /v3/credit-offers/{id}/simulations', () => {
     expect(replay.body).toEqual(first.body);
     // The replayed simulation is still the latest: it can be contracted.
     expect((await createLoan(sandbox, offer.id, first.body.id)).simulation_id).toBe(first.body.id);
+  });
+});
+
+describe('simulations kept by their terms', () => {
+  it('answers a repeated simulation as a fresh one (new id, same figures) and keeps a bounded number', async () => {
+    const sandbox = createTestSandbox();
+    const offer = await standardOffer(sandbox);
+    const body = { requested_amount: '750.00', installment_count: 12 };
+    const path = `/v3/credit-offers/${offer.id}/simulations`;
+    const first = await sandbox.json<SimulationBody>('POST', path, { body });
+    const again = await sandbox.json<SimulationBody>('POST', path, { body });
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(first.body.id);
+    const figures = ({ id: _id, ...rest }: SimulationBody) => rest;
+    expect(figures(again.body)).toEqual(figures(first.body));
+    for (let cents = 0; cents < SIMULATIONS_KEPT + 20; cents += 1) {
+      const amount = (500 + cents / 100).toFixed(2);
+      const res = await sandbox.json('POST', path, {
+        body: { requested_amount: amount, installment_count: 12 },
+      });
+      expect(res.status).toBe(201);
+    }
+    expect(simulationsKept()).toBe(SIMULATIONS_KEPT);
   });
 });
 

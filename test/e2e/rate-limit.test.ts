@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sharedRateLimiter } from '../../src/http/rate-limiter.js';
 import { createTestSandbox, newPartnerToken } from '../support/sandbox.js';
 
 describe('rate limit', () => {
@@ -37,6 +38,17 @@ describe('rate limit', () => {
     const other = await newPartnerToken(sandbox);
     const res = await sandbox.request('GET', '/v3/sandbox/clock', { token: other.token });
     expect(res.status).toBe(200);
+  });
+
+  it('forgets the bucket of a partner that left memory (one bucket per partner in memory)', async () => {
+    const sandbox = createTestSandbox({ rateLimit: 3 });
+    const other = await newPartnerToken(sandbox);
+    for (let i = 0; i < 3; i++) await sandbox.request('GET', '/v3/sandbox/clock', { token: other.token });
+    expect((await sandbox.request('GET', '/v3/sandbox/clock', { token: other.token })).status).toBe(429);
+    const limiter = sharedRateLimiter(sandbox.deps, 3, sandbox.deps.realNow);
+    sandbox.deps.store.evictPartner(other.id);
+    // Same instant: a bucket still kept would refuse; a forgotten one starts full.
+    expect(limiter.take(other.id)).toMatchObject({ allowed: true, remaining: 2 });
   });
 
   it('sends no rate-limit headers when turned off (--rate-limit 0)', async () => {

@@ -76,13 +76,14 @@ describe('the request log', () => {
     const sandbox = createTestSandbox();
     const bad = await sandbox.request('POST', '/v3/customers', { body: { cpf: '123' } });
     expect(bad.status).toBe(400);
-    // An unexpected failure inside a handler (the clock view breaks) answers 500 and is logged too.
-    sandbox.deps.engine.clockView = () => {
-      throw new Error('boom');
-    };
+    // An unexpected failure inside a handler (a row its view cannot read) answers 500 and is logged too.
+    const created = await sandbox.json<{ id: string }>('POST', '/v3/customers', { body: { cpf: CPF.plain } });
+    const row = sandbox.deps.store.customers.get(created.body.id);
+    if (!row) throw new Error('no customer row');
+    sandbox.deps.store.customers.replace({ ...row, kyc: [null as never] });
     const originalError = sandbox.deps.log.error;
     sandbox.deps.log.error = () => {};
-    const broken = await sandbox.request('GET', '/v3/sandbox/clock');
+    const broken = await sandbox.request('GET', `/v3/customers/${created.body.id}`);
     sandbox.deps.log.error = originalError;
     expect(broken.status).toBe(500);
     for (const [res, status, code] of [

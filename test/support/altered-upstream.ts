@@ -28,7 +28,15 @@ export interface AlteredUpstream {
   close(): Promise<void>;
 }
 
-const DROPPED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+// fetch hands over answers already decoded, so their Content-Encoding does not go on with them.
+const DROPPED = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'content-encoding',
+]);
 
 async function readAll(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];

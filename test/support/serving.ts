@@ -20,7 +20,7 @@ export interface Serving {
   close(): Promise<void>;
 }
 
-/** A real server (sockets, hot reads, timers) whose log the test reads; closed when the test ends. */
+/** A real server (sockets, the request path's Node entry, timers) whose log the test reads; closed when the test ends. */
 export async function serving(options: Partial<ServeOptions> = {}): Promise<Serving> {
   const logs: string[] = [];
   const running = await startQuietServer({

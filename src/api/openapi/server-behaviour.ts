@@ -1,4 +1,4 @@
-import { IDEMPOTENT_POSTS } from '../../http/middleware/idempotency.js';
+import { IDEMPOTENT_POSTS } from '../../http/pipeline/idempotency-step.js';
 import { SPEC_STATUS_TABLE } from '../../http/spec-status-table.js';
 
 type Json = Record<string, unknown>;
@@ -10,7 +10,7 @@ type Json = Record<string, unknown>;
 const SPEC_TABLE = new Set(SPEC_STATUS_TABLE.map((row) => `${row.method.toLowerCase()} ${row.path}`));
 
 /** `/customers/:customer_id/documents` → `/customers/{customer_id}/documents`. */
-const IDEMPOTENT = new Set(IDEMPOTENT_POSTS.map((path) => `post ${path.replace(/:(\w+)/g, '{$1}')}`));
+const IDEMPOTENT = new Set([...IDEMPOTENT_POSTS].map((path) => `post ${path}`));
 
 /** Operations whose 201 names the new resource in `Location`. */
 const LOCATION = new Set(['post /customers', 'post /customers/{customer_id}/documents', 'post /loans']);

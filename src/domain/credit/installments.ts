@@ -8,6 +8,7 @@ import {
   lateCharges,
   toDecimal,
 } from '../../finance/index.js';
+import { keyedViewText } from '../../lib/view-text.js';
 import type { TransactionRecord, TransactionStatus } from '../../store/records.js';
 
 /**
@@ -97,6 +98,12 @@ export function installmentView(tx: TransactionRecord, today: IsoDate): Installm
     updated_at: tx.updated_at,
   };
 }
+
+/**
+ * The installment's JSON on a date: `days_overdue` and `late_charges` are computed once per row
+ * version and clock date, not per read.
+ */
+export const installmentJson = keyedViewText(installmentView);
 
 /** Whether the installment still takes payments. */
 export function isOpen(tx: TransactionRecord): boolean {

@@ -1,4 +1,5 @@
 import type { DomainContext } from '../../engine/context.js';
+import { keyedViewText } from '../../lib/view-text.js';
 import type { JsonObject, LoanRecord } from '../../store/records.js';
 import { ApiError, type FieldError } from '../errors.js';
 import { signingUrl } from './contract-ids.js';
@@ -65,6 +66,9 @@ export function loanView(loan: LoanRecord, publicUrl: string): LoanView {
     updated_at: loan.updated_at,
   };
 }
+
+/** The loan's JSON for a public URL, serialised once per row version. */
+export const loanJson = keyedViewText(loanView);
 
 /** The partner's loan with this id, or a 404. */
 export function findLoan(ctx: Pick<DomainContext, 'store' | 'partnerId'>, id: string): LoanRecord {

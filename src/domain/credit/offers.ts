@@ -1,4 +1,5 @@
 import type { DomainContext } from '../../engine/context.js';
+import { viewText } from '../../lib/view-text.js';
 import type { CreditOfferRecord, CustomerRecord } from '../../store/records.js';
 import { ApiError } from '../errors.js';
 import { magicBehaviour } from '../magic-profiles.js';
@@ -40,6 +41,9 @@ export function offerView(offer: CreditOfferRecord): CreditOfferView {
     updated_at: offer.updated_at,
   };
 }
+
+/** The offer's JSON, serialised once per row version. */
+export const offerJson = viewText(offerView);
 
 /** The partner's offer with this id, or a 404. */
 export function findOffer(

@@ -4,9 +4,11 @@ import {
   FinanceDecimal,
   formatMoney,
   type LoanSimulation,
+  type LoanTerms,
   simulateLoan,
   toDecimal,
 } from '../../finance/index.js';
+import { viewText } from '../../lib/view-text.js';
 import type { CreditOfferRecord, SimulationRecord } from '../../store/records.js';
 import { ApiError, type FieldError } from '../errors.js';
 import { magicBehaviour } from '../magic-profiles.js';
@@ -57,6 +59,9 @@ export function simulationView(row: SimulationRecord): SimulationView {
   };
 }
 
+/** The simulation's JSON, serialised once per row version. */
+export const simulationJson = viewText(simulationView);
+
 /** The installment counts an offer allows, as [min, max]. */
 export function installmentBounds(offer: CreditOfferRecord): [number, number] {
   if (offer.installments !== null) return [offer.installments, offer.installments];
@@ -77,6 +82,31 @@ function firstDueDate(ctx: DomainContext, offer: CreditOfferRecord, simulationDa
   return firstDueDateFor(offer.due_date_rule, simulationDate);
 }
 
+/** Distinct terms whose simulation is kept (a result of 12 installments is ~3 KB; of 120, ~25 KB). */
+export const SIMULATIONS_KEPT = 256;
+const kept = new Map<string, LoanSimulation>();
+
+/**
+ * `simulateLoan`, remembered for the last SIMULATIONS_KEPT distinct terms: a simulation is a pure
+ * function of its terms (amount, rate, count, dates, fees), and the Decimal arithmetic of its
+ * schedule, IOF and CET is most of what a `POST …/simulations` costs. Results are read only.
+ */
+/** How many simulations are kept now (at most SIMULATIONS_KEPT). */
+export function simulationsKept(): number {
+  return kept.size;
+}
+
+function simulated(terms: LoanTerms): LoanSimulation {
+  const key = JSON.stringify(terms);
+  let result = kept.get(key);
+  if (result === undefined) {
+    result = simulateLoan(terms);
+    if (kept.size >= SIMULATIONS_KEPT) kept.delete(kept.keys().next().value as string);
+    kept.set(key, result);
+  }
+  return result;
+}
+
 /**
  * Simulates a loan on an available offer, dated by the partner clock (São Paulo date), and makes it the
  * offer's latest simulation: the only one that can be contracted.
@@ -95,7 +125,7 @@ export function createSimulation(
   const simulationDate = clockDate(ctx);
   let result: LoanSimulation;
   try {
-    result = simulateLoan({
+    result = simulated({
       requestedAmount: requested,
       monthlyRatePercent: offer.interest_rate,
       installmentCount: input.installment_count,

@@ -1,3 +1,4 @@
+import { viewText } from '../../lib/view-text.js';
 import type { CustomerRecord, DocumentRecord, KycItemRecord } from '../../store/records.js';
 
 /** The public KycItem (spec fields only). */
@@ -56,6 +57,9 @@ export function customerView(row: CustomerRecord): CustomerView {
     updated_at: row.updated_at,
   };
 }
+
+/** The customer's JSON, serialised once per row version. */
+export const customerJson = viewText(customerView);
 
 /** `customer.created` data, exactly the spec's fields. */
 export function createdEventData(row: CustomerRecord) {

@@ -10,21 +10,29 @@ export const SHIPPED_SCENARIOS_DIR = fileURLToPath(new URL('../../../scenarios/'
 /** Sample documents that `@name` form values attach. */
 export const FIXTURES_DIR = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 
-const cache = new Map<string, { stamp: string; scenarios: Map<string, Scenario> }>();
+const cache = new Map<string, { stamp: string; checkedMs: number; scenarios: Map<string, Scenario> }>();
+/** How often the files are looked at again (their names and times: a system call per file). */
+export const CATALOG_CHECK_MS = 1000;
 
 /**
  * The scenarios of the shipped directory plus `extraDirs` (a team's own files), by name. Loaded once
- * per set of directories and reloaded when a file changes; a broken file throws ScenarioFileError
- * naming the file, the step and the problem.
+ * per set of directories and reloaded when a file changes (the files are looked at again at most
+ * once a CATALOG_CHECK_MS, so a list or a run does not pay a system call per file); a broken file
+ * throws ScenarioFileError naming the file, the step and the problem.
  */
 export function scenarioCatalog(extraDirs: readonly string[] = []): Map<string, Scenario> {
   const dirs = [SHIPPED_SCENARIOS_DIR, ...extraDirs];
   const key = dirs.join('\n');
-  const stamp = dirs.map((dir) => dirStamp(dir)).join('|');
   const hit = cache.get(key);
-  if (hit && hit.stamp === stamp) return hit.scenarios;
+  const nowMs = performance.now();
+  if (hit && nowMs - hit.checkedMs < CATALOG_CHECK_MS) return hit.scenarios;
+  const stamp = dirs.map((dir) => dirStamp(dir)).join('|');
+  if (hit && hit.stamp === stamp) {
+    hit.checkedMs = nowMs;
+    return hit.scenarios;
+  }
   const scenarios = loadScenarioDirs(dirs, { fixturesDir: FIXTURES_DIR });
-  cache.set(key, { stamp, scenarios });
+  cache.set(key, { stamp, checkedMs: nowMs, scenarios });
   return scenarios;
 }
 

@@ -17,12 +17,7 @@ import type { AppEnv } from '../env.js';
  */
 export const FAULT_RELAY_HEADER = 'x-credit-sandbox-fault';
 /** Set by `cluster/forward.ts` on a request one instance forwards to another. */
-const FORWARDED_BY_HEADER = 'x-credit-sandbox-forwarded-by';
-
-/** Whether this request came from another instance of a shared sandbox (not from a client). */
-export function forwarded(c: Context<AppEnv>): boolean {
-  return c.req.header(FORWARDED_BY_HEADER) !== undefined;
-}
+export const FORWARDED_BY_HEADER = 'x-credit-sandbox-forwarded-by';
 
 /** Waits real time (the wire faults are about the client's own timeouts), ending early on `signal`. */
 export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -40,8 +35,8 @@ export const realWait: Wait = (ms, signal) =>
   });
 
 /** Aborts when the client gives up: its connection closes (in-process: its request is aborted). */
-export function clientGone(socket: Socket | undefined, c: Context<AppEnv>): AbortSignal | undefined {
-  if (!socket) return c.req.raw.signal;
+export function clientGone(socket: Socket | undefined, requestSignal: AbortSignal): AbortSignal | undefined {
+  if (!socket) return requestSignal;
   const controller = new AbortController();
   if (socket.destroyed) controller.abort();
   else socket.once('close', () => controller.abort());
@@ -59,7 +54,7 @@ export async function actRelayedFault(
 ): Promise<Response | undefined> {
   const relayed = answer.headers.get(FAULT_RELAY_HEADER);
   if (relayed === null) return undefined;
-  const socket = socketOf(c);
+  const socket = socketOf(c.env);
   if (relayed === 'truncate') {
     const headers = new Headers(answer.headers);
     headers.delete(FAULT_RELAY_HEADER);
@@ -67,13 +62,13 @@ export async function actRelayedFault(
     return (await answerTruncated(c, socket)).response;
   }
   const timeout = /^timeout=(\d+)$/.exec(relayed);
-  if (timeout) await wait(Number(timeout[1]), clientGone(socket, c));
+  if (timeout) await wait(Number(timeout[1]), clientGone(socket, c.req.raw.signal));
   return cutConnection(socket, relayed === 'reset');
 }
 
-/** The request's socket under the Node adapter; undefined in-process. */
-export function socketOf(c: Context<AppEnv>): Socket | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+/** The request's socket under the Node server (its bindings carry it); undefined in-process. */
+export function socketOf(env: unknown): Socket | undefined {
+  const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
   return incoming?.socket ?? undefined;
 }
 
@@ -111,24 +106,42 @@ export async function answerTruncated(
     };
   }
   const outgoing = (c.env as { outgoing?: ServerResponse }).outgoing;
+  const pairs: string[] = [];
+  res.headers.forEach((value, name) => {
+    pairs.push(name, value);
+  });
+  await truncatedBytes(socket, outgoing, res.status, pairs, body);
+  return { sent, response: new Response(null, { status: res.status }) };
+}
+
+/**
+ * Writes an answer's status line, its headers (with those already set on Node's response) and its
+ * full `Content-Length`, then only the first half of `body`, and closes the connection.
+ */
+export async function truncatedBytes(
+  socket: Socket,
+  outgoing: ServerResponse | undefined,
+  status: number,
+  pairs: readonly string[],
+  body: Buffer,
+): Promise<void> {
+  const half = body.subarray(0, Math.floor(body.length / 2));
   const headers = new Map<string, string>();
   for (const [name, value] of Object.entries(outgoing?.getHeaders() ?? {})) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : String(value));
   }
-  res.headers.forEach((value, name) => {
-    headers.set(name, value);
-  });
+  for (let i = 0; i < pairs.length; i += 2)
+    headers.set((pairs[i] as string).toLowerCase(), pairs[i + 1] as string);
   headers.set('content-length', String(body.length));
   headers.set('connection', 'close');
   headers.delete('transfer-encoding');
-  let head = `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}\r\n`;
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n`;
   for (const [name, value] of headers) head += `${name}: ${value}\r\n`;
   const bytes = Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), half]);
-  // Waits until the bytes are handed to the kernel: the adapter's own writes must find the socket
+  // Waits until the bytes are handed to the kernel: the server's own writes must find the socket
   // already destroyed, or they would follow the truncated answer on the wire.
   await new Promise<void>((resolve) => socket.write(bytes, () => resolve()));
   socket.destroy();
-  return { sent, response: new Response(null, { status: res.status }) };
 }
 
 /** A body that yields `bytes` and then fails, as reading a cut connection does. */

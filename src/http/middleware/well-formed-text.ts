@@ -31,49 +31,62 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 export function wellFormedText(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const contentType = c.req.header('content-type') ?? '';
-    const mediaType = contentType.split(';')[0]?.trim() ?? '';
-    const json = JSON_MEDIA_TYPE.test(mediaType);
-    const form = !json && mediaType.toLowerCase() === FORM_MEDIA_TYPE;
-    if (!json && !form) return next();
+    const kind = textKind(contentType);
+    if (kind === undefined) return next();
     refuseOtherCharsets(contentType);
-    const bytes = new Uint8Array(await c.req.arrayBuffer());
-    // A byte-order mark is refused rather than stripped: production's parsers may refuse it, and
-    // a client that sends one should learn here, not there.
-    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-      throw refusal('body', 'starts with a UTF-8 byte-order mark (EF BB BF); send the JSON without it');
-    }
-    let text: string;
-    try {
-      text = STRICT_UTF8.decode(bytes);
-    } catch {
-      const decoded = LOSSY_UTF8.decode(bytes);
-      const field = json ? findTextField(decoded, (s) => s.includes('\uFFFD')) : undefined;
-      throw refusal(field, 'is not valid UTF-8');
-    }
-    if (form) {
-      refuseFormNul(text);
-    } else {
-      // Before anything parses or walks it: every later walk may then recurse safely.
-      if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-        throw new ApiError(
-          'json_too_deep',
-          `The JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
-          { param: 'body' },
-        );
-      }
-      if (SURROGATE_ESCAPE.test(text)) {
-        const field = findTextField(text, (s) => !isWellFormed(s));
-        if (field !== undefined) throw refusal(field, 'contains a lone surrogate (e.g. "\\ud800")');
-      }
-      if (text.includes(NUL_ESCAPE)) {
-        const field = findTextField(text, (s) => s.includes('\u0000'));
-        if (field !== undefined) throw refusal(field, 'contains a NUL character (\\u0000)');
-      }
-    }
+    const text = checkedText(kind, new Uint8Array(await c.req.arrayBuffer()));
     // Hono keeps body promises in bodyCache (its type says values); json() then reads this text.
     (c.req.bodyCache as unknown as { text?: Promise<string> }).text = Promise.resolve(text);
     return next();
   };
+}
+
+/** Whether a body of this Content-Type gets the text checks: JSON, a form, or neither. */
+export function textKind(contentType: string): 'json' | 'form' | undefined {
+  const mediaType = contentType.split(';')[0]?.trim() ?? '';
+  if (JSON_MEDIA_TYPE.test(mediaType)) return 'json';
+  return mediaType.toLowerCase() === FORM_MEDIA_TYPE ? 'form' : undefined;
+}
+
+/**
+ * The checks of `wellFormedText` on a JSON or form body's bytes (its charset checked before):
+ * the decoded text, or the 400 problem that names the field.
+ */
+export function checkedText(kind: 'json' | 'form', bytes: Uint8Array): string {
+  // A byte-order mark is refused rather than stripped: production's parsers may refuse it, and
+  // a client that sends one should learn here, not there.
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    throw refusal('body', 'starts with a UTF-8 byte-order mark (EF BB BF); send the JSON without it');
+  }
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(bytes);
+  } catch {
+    const decoded = LOSSY_UTF8.decode(bytes);
+    const field = kind === 'json' ? findTextField(decoded, (s) => s.includes('\uFFFD')) : undefined;
+    throw refusal(field, 'is not valid UTF-8');
+  }
+  if (kind === 'form') {
+    refuseFormNul(text);
+    return text;
+  }
+  // Before anything parses or walks it: every later walk may then recurse safely.
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new ApiError(
+      'json_too_deep',
+      `The JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
+      { param: 'body' },
+    );
+  }
+  if (SURROGATE_ESCAPE.test(text)) {
+    const field = findTextField(text, (s) => !isWellFormed(s));
+    if (field !== undefined) throw refusal(field, 'contains a lone surrogate (e.g. "\\ud800")');
+  }
+  if (text.includes(NUL_ESCAPE)) {
+    const field = findTextField(text, (s) => s.includes('\u0000'));
+    if (field !== undefined) throw refusal(field, 'contains a NUL character (\\u0000)');
+  }
+  return text;
 }
 
 /**
@@ -84,21 +97,25 @@ export function wellFormedText(): MiddlewareHandler<AppEnv> {
  */
 export function wellFormedUrl(): MiddlewareHandler<AppEnv> {
   return (c, next) => {
-    const url = c.req.url;
-    if (!url.includes('%00')) return next();
-    const parsed = new URL(url);
-    if (parsed.pathname.includes('%00')) throw impossibleId('path', 'holds a NUL character (%00)');
-    for (const [key, value] of parsed.searchParams) {
-      if (key.includes('\u0000') || value.includes('\u0000')) {
-        throw refusal(key.includes('\u0000') ? 'query' : key, 'contains a NUL character (%00)');
-      }
-    }
+    refuseNulInUrl(c.req.url);
     return next();
   };
 }
 
+/** The check of `wellFormedUrl` on a request's URL (absolute, or a path with its query). */
+export function refuseNulInUrl(url: string): void {
+  if (!url.includes('%00')) return;
+  const parsed = new URL(url, 'http://localhost');
+  if (parsed.pathname.includes('%00')) throw impossibleId('path', 'holds a NUL character (%00)');
+  for (const [key, value] of parsed.searchParams) {
+    if (key.includes('\u0000') || value.includes('\u0000')) {
+      throw refusal(key.includes('\u0000') ? 'query' : key, 'contains a NUL character (%00)');
+    }
+  }
+}
+
 /** Bodies are UTF-8: any other declared charset is refused rather than misread. */
-function refuseOtherCharsets(contentType: string): void {
+export function refuseOtherCharsets(contentType: string): void {
   const charset = CHARSET.exec(contentType)?.[1]?.toLowerCase();
   if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return;
   throw new ApiError(

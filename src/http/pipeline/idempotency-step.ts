@@ -1,29 +1,29 @@
 import { createHash } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
 import { redactValues } from '../../lib/redact.js';
 import type { IdempotencyRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
-import type { AppEnv } from '../env.js';
+import { Answer, answer, answerHeader } from './answer.js';
+import type { OperationContext } from './operation-context.js';
 
 /**
- * The POST operations the spec lists as accepting `Idempotency-Key` (Hono path syntax, under /v3).
- * Param names must match the routes' own (`:customer_id`, not `:id`): two names for one segment
- * make Hono fall back from its RegExpRouter to the much slower TrieRouter for every request.
+ * The POST operations the spec lists as accepting `Idempotency-Key` (path below /v3, `{param}`
+ * syntax as in their route definitions).
  */
-export const IDEMPOTENT_POSTS = [
+export const IDEMPOTENT_POSTS = new Set([
   '/customers',
-  '/customers/:customer_id/documents',
-  '/customers/:customer_id/biometrics',
-  '/credit-offers/:credit_offer_id/simulations',
+  '/customers/{customer_id}/documents',
+  '/customers/{customer_id}/biometrics',
+  '/credit-offers/{credit_offer_id}/simulations',
   '/loans',
   '/auth/credentials',
   '/webhooks/endpoints',
-  '/webhooks/endpoints/:webhook_endpoint_id/secret/rotate',
-] as const;
+  '/webhooks/endpoints/{webhook_endpoint_id}/secret/rotate',
+]);
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const REPLAYED_HEADERS = ['content-type', 'location'];
+const UTF8 = new TextDecoder();
 
 interface CapturedResponse {
   status: number;
@@ -33,35 +33,28 @@ interface CapturedResponse {
 
 interface InFlight {
   operation: string;
-  /** Resolves with the response once the first request is done, and whether it was cached. */
+  /** Resolves with the answer once the first request is done, and whether it was cached. */
   done: Promise<{ captured: CapturedResponse; cached: boolean }>;
 }
 
 /**
- * Spec rule 1: a POST carrying `Idempotency-Key` is processed and its response cached — errors
+ * Spec rule 1: a POST carrying `Idempotency-Key` is processed and its answer cached — errors
  * included. Every answer the operation gave is cached (2xx, 400, 404, 409, 422 …); only 5xx is
- * not (the sandbox failed, the retry deserves a new run). 401 and 429 never get here: they are
- * answered before (authentication, rate limit), so they are not cached either.
+ * not (the sandbox failed, the retry deserves a new run). 401 and 429 are answered before this
+ * step, so they are not cached either.
+ *
+ * Replays the first final answer for the same (partner, key) for 24 h of the partner clock. The
+ * body is not compared (spec rule 3), but the key is bound to the operation (method and path) it
+ * was first used on: the same key on another operation answers 422 `idempotency_key_reused`, so a
+ * key can never return one operation's answer (a webhook secret, say) to another. A request whose
+ * key is still in flight waits for the first and answers its answer.
  */
-function isCacheable(status: number): boolean {
-  return status < 500;
-}
-
-/**
- * Replays the first final response for the same (partner, key) for 24 h of the partner clock.
- * The body is not compared (spec rule 3), but the key is bound to the operation (method and path)
- * it was first used on: the same key on another operation answers 422 `idempotency_key_reused`,
- * so a key can never return one operation's response (a webhook secret, say) to another.
- * 401 never reaches here and 429 happens before it, so neither is cached; 5xx is not cached
- * either, so its retry is processed again. Malformed requests (400) are cached like any answer.
- * A request whose key is still in flight waits for the first and answers its response.
- */
-export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
+export function idempotencyStep(deps: AppDeps) {
   const inFlight = new Map<string, InFlight>();
 
-  return async (c, next) => {
-    const key = c.req.header('idempotency-key');
-    if (key === undefined) return next();
+  return async (c: OperationContext, operate: () => Promise<Answer>): Promise<Answer> => {
+    const key = c.facts.header('idempotency-key');
+    if (key === undefined) return operate();
     if (key.length === 0 || key.length > 255) {
       throw new ApiError('validation_failed', 'Idempotency-Key must be 1 to 255 characters.', {
         param: 'Idempotency-Key',
@@ -70,7 +63,7 @@ export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
     }
     const partner = c.get('partner');
     const id = `${partner.id} ${storedKey(key)}`;
-    const operation = `${c.req.method} ${c.req.path}`;
+    const operation = `${c.facts.method} ${c.req.path}`;
 
     // Wait for a request with this key still in flight; if its answer was not cached (a 5xx),
     // this one is processed on its own.
@@ -94,10 +87,9 @@ export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
     let settle: (result: { captured: CapturedResponse; cached: boolean }) => void = () => {};
     inFlight.set(id, { operation, done: new Promise((resolve) => (settle = resolve)) });
     try {
-      await next();
-      const captured = await capture(c.res);
-      c.res = rebuild(captured);
-      const cacheable = isCacheable(captured.status);
+      const a = await operate();
+      const captured = capture(a);
+      const cacheable = captured.status < 500;
       if (cacheable) {
         const row: IdempotencyRecord = {
           id,
@@ -110,6 +102,7 @@ export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
         deps.store.idempotency.insert(row);
       }
       settle({ captured, cached: cacheable });
+      return new Answer(a.status, a.headers, captured.body, a.headed);
     } catch (error) {
       settle({
         captured: { status: 500, headers: { 'content-type': 'application/problem+json' }, body: '{}' },
@@ -122,7 +115,7 @@ export function idempotency(deps: AppDeps): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Names only the first operation: its response (which may hold a secret) is never shown. */
+/** Names only the first operation: its answer (which may hold a secret) is never shown. */
 function keyReused(operation: string, first: string): ApiError {
   return new ApiError(
     'idempotency_key_reused',
@@ -131,23 +124,21 @@ function keyReused(operation: string, first: string): ApiError {
   );
 }
 
-async function capture(res: Response): Promise<CapturedResponse> {
+function capture(a: Answer): CapturedResponse {
   const headers: Record<string, string> = {};
   for (const name of REPLAYED_HEADERS) {
-    const value = res.headers.get(name);
-    if (value !== null) headers[name] = value;
+    const value = answerHeader(a.headers, name);
+    if (value !== undefined) headers[name] = value;
   }
-  return { status: res.status, headers, body: await res.text() };
+  const body = typeof a.body === 'string' ? a.body : a.body instanceof Uint8Array ? UTF8.decode(a.body) : '';
+  return { status: a.status, headers, body };
 }
 
-function rebuild(captured: CapturedResponse): Response {
-  return new Response(captured.body, { status: captured.status, headers: captured.headers });
-}
-
-function replay(captured: CapturedResponse): Response {
-  const res = rebuild(captured);
-  res.headers.set('Idempotent-Replayed', 'true');
-  return res;
+function replay(captured: CapturedResponse): Answer {
+  const headers: string[] = [];
+  for (const [name, value] of Object.entries(captured.headers)) headers.push(name, value);
+  headers.push('Idempotent-Replayed', 'true');
+  return answer(captured.status, headers, captured.body);
 }
 
 /**

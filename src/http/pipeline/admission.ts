@@ -1,16 +1,15 @@
-import type { MiddlewareHandler } from 'hono';
 import { assertNotExpired } from '../../domain/access-tokens.js';
 import { authenticateClient } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import { expiredProblem, goneProblem } from '../../domain/partner-lifetime.js';
 import type { PartnerRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
-import type { AppEnv } from '../env.js';
-import { requestHeader } from '../node-fast-path.js';
+import { sharedRateLimiter } from '../rate-limiter.js';
 import { tokenCache } from '../token-cache.js';
+import type { OperationContext } from './operation-context.js';
 
 /** Paths under /v3 that need no credentials at all. */
-const PUBLIC_PATHS = new Set(['/v3/openapi.json']);
+export const PUBLIC_PATHS = new Set(['/v3/openapi.json']);
 /** The one path authenticated with HTTP Basic client credentials instead of a bearer token. */
 export const TOKEN_PATH = '/v3/auth/token';
 /**
@@ -20,19 +19,24 @@ export const TOKEN_PATH = '/v3/auth/token';
 export const PROVIDER_STATES_PATH = '/v3/sandbox/provider-states';
 
 /**
- * Establishes the partner: HTTP Basic on the token endpoint, a bearer token everywhere else.
- * Sets `partner`, `clientId` and the partner's `clock` for later middleware and handlers.
+ * Who may call, and how often: establishes the partner (HTTP Basic on the token endpoint, a
+ * bearer token everywhere else) and takes one token of its rate-limit bucket. Sets `partner`,
+ * `clientId` and `clock` on the context and adds the `RateLimit-*` headers to `head`; throws the
+ * 401 or 429 problem. Synchronous: it never waits.
+ *
+ * Verified signatures are cached (bounded; see TokenCache) so a repeated token costs one string
+ * compare, not an HMAC; expiry is still checked against the partner clock every time (it can jump).
  */
-export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  // Verified signatures are cached (bounded; see TokenCache) so a hot path does not recompute the
-  // HMAC per request. Expiry is still checked against the partner clock every time (it can jump).
+export function admission(deps: AppDeps) {
   const verified = tokenCache(deps.store);
+  const rate = deps.config.rateLimit;
+  const limiter = rate > 0 ? sharedRateLimiter(deps, rate, deps.realNow) : undefined;
+  // One bucket per partner in memory, not per partner ever seen.
+  if (limiter) deps.store.onEvicted((partnerId) => limiter.forget(partnerId));
+  const rateText = String(rate);
 
-  // Not async: it never waits, and an async wrapper costs a promise per request.
-  return (c, next) => {
-    const path = c.req.path;
-    if (PUBLIC_PATHS.has(path)) return next();
-    const header = requestHeader(c, 'authorization') ?? '';
+  const authenticate = (c: OperationContext, path: string): PartnerRecord => {
+    const header = c.facts.header('authorization') ?? '';
     let partnerId: string;
     let clientId: string;
     if (path === TOKEN_PATH || (path === PROVIDER_STATES_PATH && /^Basic\s/i.test(header))) {
@@ -46,10 +50,12 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
       partnerId = credential.partner_id;
       clientId = credential.id;
     } else {
-      const token = parseBearer(header);
-      const subject = verified.verify(token);
+      // A token answered before is known well-formed: one compare instead of the pattern.
+      const known = header.startsWith('Bearer ') ? verified.cached(header.slice(7)) : undefined;
+      const subject = known ?? verified.verify(parseBearer(header));
       const owner = deps.store.partners.get(subject.partnerId);
       if (!owner) {
+        // A gone partner's token says why it stopped working (expired or deleted).
         throw (
           goneProblem(deps.store, subject.partnerId) ??
           new ApiError('invalid_token', 'The partner this token was issued for no longer exists.')
@@ -66,7 +72,39 @@ export function authenticate(deps: AppDeps): MiddlewareHandler<AppEnv> {
     c.set('partner', partner);
     c.set('clientId', clientId);
     c.set('clock', deps.engine.clock(partnerId));
-    return next();
+    return partner;
+  };
+
+  /** The partner of the request, or undefined on a public path. */
+  return (c: OperationContext, path: string, head: string[]): PartnerRecord | undefined => {
+    if (PUBLIC_PATHS.has(path)) return undefined;
+    const partner = authenticate(c, path);
+    if (!limiter) return partner;
+    if (limiter.allow(partner.id)) {
+      head.push(
+        'RateLimit-Limit',
+        rateText,
+        'RateLimit-Remaining',
+        String(limiter.lastRemaining),
+        'RateLimit-Reset',
+        String(limiter.lastResetSeconds),
+      );
+      return partner;
+    }
+    // Refused: `take` refills from the same instant and refuses the same way, with the decision.
+    const decision = limiter.take(partner.id);
+    throw new ApiError(
+      'rate_limited',
+      `More than ${rate} requests per second for this partner. Retry after ${decision.retryAfterSeconds} s, or start the sandbox with a higher --rate-limit (0 turns it off).`,
+      {
+        headers: {
+          'RateLimit-Limit': String(decision.limit),
+          'RateLimit-Remaining': String(decision.remaining),
+          'RateLimit-Reset': String(decision.resetSeconds),
+          'Retry-After': String(decision.retryAfterSeconds),
+        },
+      },
+    );
   };
 }
 
