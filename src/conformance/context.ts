@@ -140,6 +140,14 @@ export function checkContext(check: Check, services: RunServices): CheckRun {
         later,
       );
       hooks.push(hook);
+      // ...but paused when its check ends: the shared partner's every endpoint gets every event,
+      // and endpoints kept live for the whole run queued its deliveries past the kit's wait.
+      if (!services.isolatedPartners) {
+        const api = await partner();
+        undo.push(() =>
+          api.call('PATCH', `/webhooks/endpoints/${hook.id}`, { body: { status: 'disabled' } }),
+        );
+      }
       return hook;
     },
     fixture<T>(key: string, build: () => Promise<T>): Promise<T> {
