@@ -67,10 +67,15 @@ export function clusterMiddleware(
         owners.delete(id);
       } catch (error) {
         owners.delete(id);
-        if (!(error instanceof OwnerUnreachableError)) {
-          throw unavailable(`the owning instance failed while answering (${(error as Error).message})`);
+        const message = (error as Error).message;
+        // An owner that died while answering may or may not have applied the request: sent again
+        // only when that is safe (a read, or a write under an Idempotency-Key, which the next owner
+        // answers from its cache if the first one committed it), as the problem would tell the
+        // client to do; else the client decides.
+        if (!(error instanceof OwnerUnreachableError) && !safeToRepeat(c)) {
+          throw unavailable(`the owning instance failed while answering (${message})`);
         }
-        if (performance.now() > deadline) throw unavailable(error.message);
+        if (performance.now() > deadline) throw unavailable(message);
         await delay(RETRY_EVERY_MS);
       }
       if (performance.now() > deadline) throw unavailable('ownership kept moving');
@@ -110,6 +115,13 @@ function requestHeader(c: Context<AppEnv>, name: string): string | undefined {
   if (!incoming?.headers) return c.req.header(name);
   const value = incoming.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** A request that may be sent to the next owner after the first died answering it. */
+export function safeToRepeat(c: Context<AppEnv>): boolean {
+  const method = c.req.method;
+  if (method === 'GET' || method === 'HEAD') return true;
+  return (requestHeader(c, 'idempotency-key') ?? '') !== '';
 }
 
 function unavailable(why: string, notOwner = false): ApiError {
