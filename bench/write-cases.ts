@@ -142,6 +142,15 @@ export async function writeCases(s: Session): Promise<WriteCase[]> {
     },
   );
   add(s, 'POST /sandbox/partners', '/sandbox/partners', { name: 'bench-made' }, { amount: CONSUMED });
+  const lived = await call<{ id: string }>(s, 'POST', '/sandbox/partners', { name: 'bench-lifetime' });
+  add(s, 'PATCH /sandbox/partners/{partner_id}', `/sandbox/partners/${lived.id}`, { expires_in: 3600 });
+  const doomed = queue(
+    async () => (await call<{ id: string }>(s, 'POST', '/sandbox/partners', { name: 'bench-gone' })).id,
+  );
+  add(s, 'DELETE /sandbox/partners/{partner_id}', () => `/sandbox/partners/${doomed.take()}`, undefined, {
+    amount: CONSUMED,
+    prepare: doomed.prepare,
+  });
 
   // The partner clock.
   const clock = await partner(s, 'bench-clock');

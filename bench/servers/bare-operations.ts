@@ -25,10 +25,16 @@ const answers = JSON.parse(readFileSync(process.env.OPERATIONS_FILE as string, '
 const app = new Hono();
 for (const a of answers) {
   const status = a.status as ContentfulStatusCode;
-  const value = a.contentType === 'application/json' ? (JSON.parse(a.body) as object) : undefined;
+  // A 204 (DELETE /sandbox/partners/{id}) has no body to parse or send.
+  const empty = a.body === '';
+  const value = a.contentType === 'application/json' && !empty ? (JSON.parse(a.body) as object) : undefined;
   const headers = { 'content-type': a.contentType };
   const answer = (c: Context) =>
-    value === undefined ? c.body(a.body, status, headers) : c.json(value, status);
+    empty
+      ? c.body(null, status)
+      : value === undefined
+        ? c.body(a.body, status, headers)
+        : c.json(value, status);
   app.on(
     a.method,
     a.path,
