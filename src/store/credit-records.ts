@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import { count, idOf, instant, isoDate, money, partnerId, seq, text } from './record-rules.js';
 
-const OFFER_STATUSES = ['available', 'accepted', 'expired'] as const;
-const LOAN_STATUSES = [
+export const OFFER_STATUSES = ['available', 'accepted', 'expired'] as const;
+export const LOAN_STATUSES = [
   'processing',
   'contract_generated',
   'awaiting_signatures',
@@ -17,7 +17,7 @@ const LOAN_STATUSES = [
   'cancelled',
   'error',
 ] as const;
-const TRANSACTION_STATUSES = ['pending', 'paid', 'partially_paid', 'overdue'] as const;
+export const TRANSACTION_STATUSES = ['pending', 'paid', 'partially_paid', 'overdue'] as const;
 
 /** Percent figures (rates, CET): finite, not negative, at most 1,000,000. */
 const percent = z.number().min(0).max(1_000_000);

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { DUE_DATE_RULES } from '../../domain/credit/offer-terms.js';
+import { OFFER_STATUSES } from '../../store/credit-records.js';
 import { DateTime } from './common.js';
 
 const MONEY = /^(0|[1-9]\d{0,11})\.\d{2}$/;
@@ -42,7 +43,7 @@ export const IsoDateString = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
   .openapi({ example: '2026-04-15' });
 
-export const OfferStatus = z.enum(['available', 'accepted', 'expired']);
+export const OfferStatus = z.enum(OFFER_STATUSES);
 
 const CreditOfferFields = {
   id: z.string().openapi({ example: 'co_3f2a0c1d9b8e4f6a7c5d2e1b0a9f8e7d' }),

@@ -1,18 +1,9 @@
 import { z } from '@hono/zod-openapi';
+import { LOAN_STATUSES, TRANSACTION_STATUSES } from '../../store/credit-records.js';
 import { DateTime } from './common.js';
 import { IsoDateString, Money, PositiveMoneyInput } from './credit.js';
 
-export const LoanStatus = z.enum([
-  'processing',
-  'contract_generated',
-  'awaiting_signatures',
-  'signed',
-  'disbursing',
-  'active',
-  'finished',
-  'cancelled',
-  'error',
-]);
+export const LoanStatus = z.enum(LOAN_STATUSES);
 
 export const LoanSchema = z
   .object({
@@ -113,7 +104,7 @@ export const TransactionSchema = z
     amount_outstanding: Money.openapi({
       description: 'What settles the installment today (unpaid amount_due + unpaid late charges)',
     }),
-    status: z.enum(['pending', 'paid', 'partially_paid', 'overdue']),
+    status: z.enum(TRANSACTION_STATUSES),
     days_overdue: z.number().int().openapi({
       description:
         'Whole days past the contractual due_date while overdue (so a Monday payable_until paid Tuesday counts from the Saturday due date); 0 otherwise',
