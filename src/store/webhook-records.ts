@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { count, idOf, instant, partnerId, receivedText, seq, text } from './record-rules.js';
 
-const DELIVERY_STATUSES = [
+export const DELIVERY_STATUSES = [
   'pending',
   'queued',
   'sending',

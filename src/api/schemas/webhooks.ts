@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ALL_EVENT_PATTERNS } from '../../engine/event-types.js';
+import { DELIVERY_STATUSES } from '../../store/webhook-records.js';
 import { MAX_URL_LENGTH } from '../../webhooks/endpoint-url.js';
 import { DEFAULT_EXPIRE_CURRENT_IN, MAX_EXPIRE_CURRENT_IN } from '../../webhooks/endpoints.js';
 import { DateTime } from './common.js';
@@ -87,15 +88,7 @@ export const EndpointParams = z.object({
   webhook_endpoint_id: z.string().openapi({ param: { name: 'webhook_endpoint_id', in: 'path' } }),
 });
 
-const DeliveryStatus = z.enum([
-  'pending',
-  'queued',
-  'sending',
-  'succeeded',
-  'failed',
-  'skipped',
-  'cancelled',
-]);
+const DeliveryStatus = z.enum(DELIVERY_STATUSES);
 
 export const DeliveryAttemptSchema = z
   .object({

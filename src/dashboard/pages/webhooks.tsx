@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from 'hono';
+import { DELIVERY_STATUSES } from '../../store/webhook-records.js';
 import { Badge, Empty, When } from '../components.js';
 import { type DashboardDeps, type DashboardEnv, render } from '../context.js';
 import { utc } from '../format.js';
@@ -8,16 +9,6 @@ import { ListTable } from '../list-table.js';
 import type { Chaos, Delivery, List, WebhookEndpoint } from '../types.js';
 import { problemPage } from './problem.js';
 import { AddEndpointForm, RotateSecret, webhookEndpointActions } from './webhook-endpoint-actions.js';
-
-const DELIVERY_STATUSES = [
-  'pending',
-  'queued',
-  'sending',
-  'succeeded',
-  'failed',
-  'skipped',
-  'cancelled',
-] as const;
 
 const percent = (rate: number) => `${Math.round(rate * 1000) / 10} %`;
 
