@@ -1,35 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { removePartner } from '../domain/partner-lifetime.js';
-import { addPartner } from './journal/test-helpers.js';
-import type { CustomerRecord } from './records.js';
+import { addPartner, customerRow } from './journal/test-helpers.js';
 import { Store } from './store.js';
-
-function customer(store: Store, id: string, name: string): CustomerRecord {
-  return {
-    id,
-    seq: store.nextSeq(),
-    partner_id: 'ptn_a',
-    status: 'pending_kyc',
-    cpf: `cpf-${id}`,
-    cnpj: null,
-    name,
-    email: null,
-    phone: null,
-    trading_name: null,
-    external_id: null,
-    kyc: [],
-    review_job_id: null,
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
-  };
-}
 
 /** A journal-like store (undo tracking) whose partner ptn_a and customer cust_1 are durable. */
 function durableStore(): { store: Store; restored: string[] } {
   const store = new Store('key');
   store.trackChanges({ undo: true });
   addPartner(store, 'ptn_a');
-  store.customers.insert(customer(store, 'cust_1', 'Durable'));
+  store.customers.insert(customerRow(store, 'cust_1', 'ptn_a', 'Durable'));
   store.settle(store.takeChangeSet());
   const restored: string[] = [];
   store.removals.onRestored((id) => restored.push(id));
@@ -39,7 +18,7 @@ function durableStore(): { store: Store; restored: string[] } {
 describe('a partner removal that could not be written', () => {
   it('puts the partner back as the last durable write left it, without tombstones, and says so', () => {
     const { store, restored } = durableStore();
-    store.customers.insert(customer(store, 'cust_2', 'Never written'));
+    store.customers.insert(customerRow(store, 'cust_2', 'ptn_a', 'Never written'));
     store.customers.update('cust_1', (row) => ({ ...row, name: 'Changed' }));
     removePartner(store, 'ptn_a', 'deleted', 1_000);
     expect(store.partners.get('ptn_a')).toBeUndefined();
@@ -78,7 +57,7 @@ describe('a partner removal that could not be written', () => {
     const store = new Store('key');
     store.trackChanges();
     addPartner(store, 'ptn_a');
-    store.customers.insert(customer(store, 'cust_1', 'Written'));
+    store.customers.insert(customerRow(store, 'cust_1', 'ptn_a', 'Written'));
     store.takeChangeSet();
     removePartner(store, 'ptn_a', 'deleted', 1_000);
     expect(store.takeChangeSet().purged).toEqual(['ptn_a']);

@@ -1,34 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { addPartner } from './journal/test-helpers.js';
-import type { CustomerRecord } from './records.js';
+import { addPartner, customerRow } from './journal/test-helpers.js';
 import { Store } from './store.js';
-
-function customer(store: Store, id: string, partnerId: string, name: string): CustomerRecord {
-  return {
-    id,
-    seq: store.nextSeq(),
-    partner_id: partnerId,
-    status: 'pending_kyc',
-    cpf: `cpf-${id}`,
-    cnpj: null,
-    name,
-    email: null,
-    phone: null,
-    trading_name: null,
-    external_id: null,
-    kyc: [],
-    review_job_id: null,
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
-  };
-}
 
 /** A store tracking changes with undo, whose partner ptn_a and customer cust_1 are durable. */
 function durableStore(): Store {
   const store = new Store('key');
   store.trackChanges({ undo: true });
   addPartner(store, 'ptn_a');
-  store.customers.insert(customer(store, 'cust_1', 'ptn_a', 'Durable'));
+  store.customers.insert(customerRow(store, 'cust_1', 'ptn_a', 'Durable'));
   store.settle(store.takeChangeSet());
   return store;
 }
@@ -43,7 +22,7 @@ function names(store: Store): (string | null)[] {
 describe('rolling back what was not written', () => {
   it('puts inserted, updated and deleted rows back as the last durable write left them, indexes included', () => {
     const store = durableStore();
-    store.customers.insert(customer(store, 'cust_2', 'ptn_a', 'Ghost'));
+    store.customers.insert(customerRow(store, 'cust_2', 'ptn_a', 'Ghost'));
     store.customers.update('cust_1', (row) => ({ ...row, name: 'Changed' }));
     addPartner(store, 'ptn_b');
     const taken = store.takeChangeSet(); // the write that fails
