@@ -32,6 +32,10 @@ export function registerConformance(program: Command): void {
       'how long to wait for a move the target makes by itself before skipping (default 30s)',
     )
     .option(
+      '--delivery-wait <duration>',
+      'how long to wait for a webhook delivery whose cause happened before failing (default: --timeout, at least 30s)',
+    )
+    .option(
       '--compare <url>',
       'a second target: run the same requests there and list every structural difference',
     )

@@ -61,6 +61,7 @@ async function run(flags: ConformanceFlags, io: Io, checks: readonly Check[]): P
   const main = credential(flags.clientId, flags.clientSecret, ['--client-id', '--client-secret']);
   const common: Omit<RunOptions, 'target' | 'clientId' | 'clientSecret'> = {
     timeoutMs: flags.timeout ? parseDuration(flags.timeout, '--timeout') : 30_000,
+    deliveryWaitMs: flags.deliveryWait ? parseDuration(flags.deliveryWait, '--delivery-wait') : undefined,
     only: patterns(flags.only),
     skip: patterns(flags.skip),
     webhookListen: listenOption(flags.webhookListen),

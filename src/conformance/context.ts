@@ -136,7 +136,7 @@ export function checkContext(check: Check, services: RunServices): CheckRun {
         await partner(),
         await services.listener(),
         options,
-        facts.timeoutMs,
+        facts.deliveryWaitMs,
         later,
       );
       hooks.push(hook);

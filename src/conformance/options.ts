@@ -14,6 +14,7 @@ export interface ConformanceFlags {
   only?: string[];
   skip?: string[];
   timeout?: string;
+  deliveryWait?: string;
   compare?: string;
   compareClientId?: string;
   compareClientSecret?: string;

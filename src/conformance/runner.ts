@@ -10,6 +10,7 @@ import { Recorder } from './recorder.js';
 import { SPEC_ENUM_VALUES } from './spec/enums.js';
 import type { Check, CheckResult, Mode, RunFacts } from './types.js';
 import { Departure, Skipped } from './verdict.js';
+import { MIN_DELIVERY_WAIT_MS } from './webhooks/hook.js';
 import { type Listener, startListener } from './webhooks/listener.js';
 
 export interface RunOptions {
@@ -18,6 +19,8 @@ export interface RunOptions {
   clientId: string;
   clientSecret: string;
   timeoutMs: number;
+  /** How long a webhook delivery is awaited (default: --timeout, at least 30 s). */
+  deliveryWaitMs?: number;
   requestTimeoutMs?: number;
   only?: string[];
   skip?: string[];
@@ -90,6 +93,7 @@ export async function runChecks(checks: readonly Check[], options: RunOptions): 
     mode,
     target,
     timeoutMs: options.timeoutMs,
+    deliveryWaitMs: options.deliveryWaitMs ?? Math.max(options.timeoutMs, MIN_DELIVERY_WAIT_MS),
     runTag: options.seed ?? randomBytes(4).toString('hex'),
     enumValues,
   };

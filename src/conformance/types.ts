@@ -45,6 +45,8 @@ export interface RunFacts {
   target: string;
   /** How long to wait for a move the target makes by itself, in ms. */
   timeoutMs: number;
+  /** How long a webhook delivery whose cause already happened is awaited before the check fails. */
+  deliveryWaitMs: number;
   /** A short random (or `--seed`-derived) tag in every external_id and name the run creates. */
   runTag: string;
   /** Enum and const string values of the target's OpenAPI document plus the spec's own. */

@@ -6,8 +6,10 @@ import { fail, skip } from '../verdict.js';
 import type { Answer, PartnerApi } from '../wire.js';
 import type { Delivery, Listener } from './listener.js';
 
-/** The least time a delivery is waited for: a target under load (a shared staging, a busy CI
- * machine) may queue a partner's deliveries behind many endpoints' for tens of seconds. */
+/** The least time a delivery is waited for unless `--delivery-wait` says otherwise: its cause
+ * already happened, so a delivery that never comes is a departure, and a target under load (a
+ * shared staging, a busy CI machine) may queue a partner's deliveries behind many endpoints' for
+ * tens of seconds — a busy machine must not make a departure up. */
 export const MIN_DELIVERY_WAIT_MS = 30_000;
 
 export interface HookOptions {
@@ -57,7 +59,7 @@ export async function createHook(
   api: PartnerApi,
   listener: Listener,
   options: HookOptions,
-  timeoutMs: number,
+  waitMs: number,
   onClose: (undo: () => Promise<unknown>) => void,
 ): Promise<Hook> {
   const received: Delivery[] = [];
@@ -111,9 +113,6 @@ export async function createHook(
           ]
         : [],
     );
-  // A delivery is awaited at least 30 s whatever --timeout says: its cause already happened, so a
-  // delivery that does not come is a departure, and a busy machine must not make one up.
-  const waitMs = Math.max(timeoutMs, MIN_DELIVERY_WAIT_MS);
   const waitFor = async (
     what: string,
     match: (event: DeliveredEvent) => boolean,
