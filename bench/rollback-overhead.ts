@@ -12,7 +12,7 @@ import { generateCpf } from '../src/finance/cpf.js';
 import { DEFAULT_CONFIG } from '../src/http/deps.js';
 import { sequentialIds } from '../src/lib/ids.js';
 import { JournalPersistence } from '../src/store/journal/journal-persistence.js';
-import { tempDataFile } from '../src/store/journal/test-helpers.js';
+import { customerRow, tempDataFile } from '../src/store/journal/test-helpers.js';
 import type { CustomerRecord } from '../src/store/records.js';
 import { Store } from '../src/store/store.js';
 import { formatNumber, median } from './support.js';
@@ -21,27 +21,11 @@ const ROUNDS = 20;
 const ROWS = 20_000;
 const REQUESTS = 200;
 
-function customer(i: number, name: string): CustomerRecord {
-  return {
-    id: `cust_${i}`,
-    seq: i,
-    partner_id: 'ptn_bench',
-    status: 'pending_kyc',
-    cpf: generateCpf(String(100_000_000 + i)),
-    cnpj: null,
-    name,
-    email: null,
-    phone: null,
-    trading_name: null,
-    external_id: null,
-    kyc: [],
-    review_job_id: null,
-    created_at: '2026-03-02T12:00:00.000Z',
-    updated_at: '2026-03-02T12:00:00.000Z',
-  };
-}
-
-const inserted = Array.from({ length: ROWS }, (_, i) => customer(i, 'Ana'));
+// The rows are made before the timed rounds (their seq from a store of their own).
+const rowSeqs = new Store('bench-rows');
+const inserted = Array.from({ length: ROWS }, (_, i) =>
+  customerRow(rowSeqs, `cust_${i}`, 'ptn_bench', 'Ana'),
+);
 const replaced = inserted.map((row) => ({ ...row, name: 'Ana Maria' }));
 
 /** CPU µs per row: insert, replace, take and settle the change set every 50 rows (rows made before). */
