@@ -16,6 +16,11 @@ export interface ChangeSet {
    * after the removal (a partner's tombstones, written in the same change).
    */
   purged?: string[];
+  /**
+   * The partners whose rows `tables` deletes (a delete carries only an id). Never persisted: a
+   * backend that rolls a failed write back by partner drops these too.
+   */
+  deleters?: string[];
 }
 
 /** The table that keeps what stays of gone partners: a purge never removes its rows. */

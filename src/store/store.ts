@@ -224,12 +224,14 @@ export class Store {
   /** Every row inserted, updated or deleted since the last call, per table; then forgets them. */
   takeChangeSet(): ChangeSet {
     const tables: Record<string, TableChanges> = {};
+    const deleters = new Set<string>();
     for (const table of this.tables) {
-      const changes = table.takeChanges();
+      const changes = table.takeChanges(deleters);
       if (changes.upserts.length > 0 || changes.deletes.length > 0) tables[table.name] = changes;
     }
-    const purged = this.removals.take();
-    return purged ? { meta: copyMeta(this.meta), tables, purged } : { meta: copyMeta(this.meta), tables };
+    const [meta, purged] = [copyMeta(this.meta), this.removals.take()];
+    const set: ChangeSet = purged ? { meta, tables, purged } : { meta, tables };
+    return deleters.size > 0 ? { ...set, deleters: [...deleters] } : set;
   }
 
   /** Replays a change set written earlier (journal replay, loading from a database). */

@@ -12,8 +12,8 @@ export class Table<T extends { id: string }> implements PersistedTable {
   private readonly rows = new Map<string, T>();
   private readonly byPartner = new PartnerGroups<T>();
   private readonly indexes: TableIndex<T>[] = [];
-  /** Ids touched since the last `takeChanges()`: true = the row exists now, false = deleted. */
-  private readonly dirty = new Map<string, boolean>();
+  /** Ids touched since the last `takeChanges()`: true = the row exists now, else the deleted row's partner. */
+  private readonly dirty = new Map<string, true | string>();
   /**
    * Ids touched since the last durable write (taken or not), with the version durable then
    * (undefined: no row). Rows are immutable, so this holds references, not copies.
@@ -172,15 +172,17 @@ export class Table<T extends { id: string }> implements PersistedTable {
 
   /**
    * The rows changed since the last call (current versions) and the ids deleted, then forgets
-   * them. Rows are immutable, so handing out the stored objects is safe.
+   * them; the partners whose rows were deleted go into `deleters`. Rows are immutable, so handing
+   * out the stored objects is safe.
    */
-  takeChanges(): TableChanges {
+  takeChanges(deleters?: Set<string>): TableChanges {
     const upserts: T[] = [];
     const deletes: string[] = [];
-    for (const [id, exists] of this.dirty) {
-      const row = exists ? this.rows.get(id) : undefined;
+    for (const [id, mark] of this.dirty) {
+      const row = mark === true ? this.rows.get(id) : undefined;
       if (row) upserts.push(row);
       else deletes.push(id);
+      if (!row && mark !== true && mark) deleters?.add(mark);
     }
     this.dirty.clear();
     return { upserts, deletes };
@@ -277,7 +279,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
 
   /** Records a change of a row; `old` is its version before this change (undefined: none). */
   private touch(id: string, old: T | undefined, exists: boolean): void {
-    this.dirty.set(id, exists);
+    this.dirty.set(id, exists || (old ? rowPartnerId(old) : ''));
     if (this.undoing && !this.undo.has(id)) this.undo.set(id, old);
   }
 

@@ -74,7 +74,7 @@ export interface PersistedTable {
    */
   rollBack?(): number;
   readonly size: number;
-  takeChanges(): TableChanges;
+  takeChanges(deleters?: Set<string>): TableChanges;
   forgetChanges(): void;
   apply(changes: { upserts: readonly { id: string }[]; deletes: readonly string[] }): void;
   dump(): { id: string }[];

@@ -80,6 +80,28 @@ describe('shared mode while PostgreSQL cannot be reached', () => {
     expect(output.match(/storage: writes work again/g)).toHaveLength(1);
     expect(output).not.toMatch(/unexpected error|internal_error/);
   });
+
+  it('rolls back a refused delete: the row is there again once the database answers', async () => {
+    const api = httpSandbox(() => instance.url);
+    const rule = await api.json<{ id: string }>('POST', '/v3/sandbox/faults', {
+      body: { match: { method: 'post', path: '/loans' }, action: { status: 503 }, times: 2 },
+    });
+    expect(rule.status).toBe(201);
+
+    await link.cut();
+    const refused = await api.json<Problem>('DELETE', `/v3/sandbox/faults/${rule.body.id}`);
+    expect([refused.status, refused.body.code]).toEqual([503, 'storage_unavailable']);
+    // The partner left memory with the refused change, so a read must load it, which cannot be done
+    // yet (a change that only deletes, with no request row beside it: src/store/postgres/deleters.test.ts).
+    const during = await api.json<Problem>('GET', '/v3/sandbox/faults');
+    expect([during.status, during.body.code]).toEqual([503, 'storage_unavailable']);
+
+    await link.restore();
+    await eventually(async () => (await fetch(`${instance.url}/healthz`)).status === 200, 20_000, 'recovery');
+    const after = await api.json<{ data: { id: string }[] }>('GET', '/v3/sandbox/faults');
+    expect(after.status).toBe(200);
+    expect(after.body.data.map((r) => r.id)).toContain(rule.body.id);
+  });
 });
 
 describe('shared mode: a database flush that throws', () => {

@@ -243,7 +243,7 @@ export class JournalPersistence implements Persistence {
     let line: Buffer | undefined;
     const started = performance.now();
     try {
-      line = encodeEntry({ n, ...changes }); // with `purged` when it removes partners
+      line = encodeEntry({ n, meta: changes.meta, tables: changes.tables, purged: changes.purged });
       await this.writeCut(line);
       this.onWrite?.((performance.now() - started) / 1000);
     } catch (error) {

@@ -8,9 +8,11 @@ export class ChangeFolder {
   private readonly tables = new Map<string, Map<string, { id: string } | null>>();
   private meta: ChangeSet['meta'] | null = null;
   private readonly purged = new Set<string>();
+  private readonly deleters = new Set<string>();
 
   add(changes: ChangeSet): void {
     this.meta = changes.meta;
+    for (const id of changes.deleters ?? []) this.deleters.add(id);
     if (changes.purged && changes.purged.length > 0) {
       // A removal applies to every row written before it; rows after it (its tombstones) stay.
       const now = new Set(changes.purged);
@@ -40,8 +42,11 @@ export class ChangeFolder {
       }
       tables[name] = merged;
     }
-    if (this.purged.size === 0) return { meta: this.meta, tables };
-    return { meta: this.meta, tables, purged: [...this.purged] };
+    const folded: ChangeSet =
+      this.purged.size === 0
+        ? { meta: this.meta, tables }
+        : { meta: this.meta, tables, purged: [...this.purged] };
+    return this.deleters.size === 0 ? folded : { ...folded, deleters: [...this.deleters] };
   }
 }
 

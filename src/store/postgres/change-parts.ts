@@ -38,6 +38,7 @@ export function partnersOf(changes: ChangeSet): string[] {
     if (name === TOMBSTONE_TABLE) continue;
     for (const row of table.upserts) ids.add(rowPartner(row));
   }
+  for (const id of changes.deleters ?? []) ids.add(id);
   return [...ids];
 }
 
@@ -66,6 +67,7 @@ export function splitRemovals(
     tombstones: tombstones?.upserts ?? [],
     rest: {
       meta: changes.meta,
+      ...(changes.deleters ? { deleters: changes.deleters } : {}),
       tables: tombstones?.deletes.length
         ? { ...tables, [TOMBSTONE_TABLE]: { upserts: [], deletes: tombstones.deletes } }
         : tables,
