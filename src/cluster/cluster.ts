@@ -28,6 +28,8 @@ const SWEEP_BATCH = 25;
  */
 export class Cluster implements WriteGuard {
   readonly instanceId = `ins_${randomBytes(8).toString('hex')}`;
+  /** Set once shared mode has started (the default partner taken or found): see clusterMiddleware. */
+  ready = false;
   readonly leases: LeaseTable;
   readonly leaseMs: number;
   /** Where other instances reach this one; set once the server listens. */

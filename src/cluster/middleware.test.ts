@@ -9,9 +9,10 @@ import type { RequestPartners } from './request-partner.js';
 
 // A partner another instance holds; that owner dies while answering the first forward (the
 // connection reset after the request went out), and the next forward gets an answer.
-function fleet(firstFailure: Error) {
+function fleet(firstFailure: Error, ready = true) {
   const forwards: string[] = [];
   const cluster = {
+    ready,
     claim: async () => ({ mine: false, ownerUrl: 'http://owner.test' }),
     serves: () => false,
     storageError: (error: unknown) => error,
@@ -33,7 +34,7 @@ function fleet(firstFailure: Error) {
   app.onError((error) =>
     Response.json({ code: error instanceof ApiError ? error.code : 'other' }, { status: 503 }),
   );
-  return { app, forwards };
+  return { app, forwards, cluster };
 }
 
 const reset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
@@ -73,5 +74,23 @@ describe('forwarding to an owner that dies while answering', () => {
     const res = await app.request('/v3/customers', { method: 'POST', body: '{}' });
     expect(res.status).toBe(201);
     expect(forwards).toEqual(['POST', 'POST']);
+  });
+});
+
+describe('an instance that listens before shared mode has started', () => {
+  it('answers 503 with Retry-After to the API and "starting" to /healthz, then serves', async () => {
+    const { app, forwards, cluster } = fleet(reset(), false);
+    const early = await app.request('/v3/auth/token', { method: 'POST' });
+    expect([early.status, await early.json()]).toEqual([503, { code: 'instance_unavailable' }]);
+    const health = await app.request('/healthz');
+    expect([health.status, health.headers.get('retry-after'), await health.json()]).toEqual([
+      503,
+      '1',
+      { status: 'starting' },
+    ]);
+    expect(forwards).toEqual([]);
+    cluster.ready = true;
+    expect((await app.request('/v3/customers')).status).toBe(201);
+    expect(forwards).toEqual(['GET', 'GET']);
   });
 });

@@ -90,6 +90,13 @@ export function clusterMiddleware(
   // Not async: the common case (a partner held here) must not cost a promise.
   return (c, next) => {
     const path = c.req.path;
+    // Listening before the cluster has started (it registers this instance's URL): a partner's
+    // request would find the default partner not created yet (401 for a good credential) and a load
+    // balancer would send traffic. Until then: 503 with Retry-After, and /healthz says "starting".
+    if (!cluster.ready) {
+      if (path === '/healthz') return Promise.resolve(starting(c));
+      if (path === '/v3' || path.startsWith('/v3/')) throw unavailable('it is still starting');
+    }
     let found = partners.of({
       path,
       authorization: requestHeader(c, 'authorization'),
@@ -122,6 +129,11 @@ export function safeToRepeat(c: Context<AppEnv>): boolean {
   const method = c.req.method;
   if (method === 'GET' || method === 'HEAD') return true;
   return (requestHeader(c, 'idempotency-key') ?? '') !== '';
+}
+
+function starting(c: Context<AppEnv>): Response {
+  c.header('Retry-After', '1');
+  return c.json({ status: 'starting' }, 503);
 }
 
 function unavailable(why: string, notOwner = false): ApiError {

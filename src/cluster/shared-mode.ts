@@ -79,6 +79,7 @@ export function sharedMode(
           if (!(error instanceof ApiError && error.code === 'instance_unavailable')) throw error;
         }
       }
+      cluster.ready = true;
       void cluster.tick();
     },
     async close() {
