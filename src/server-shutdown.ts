@@ -4,7 +4,15 @@ import type { SharedMode } from './cluster/shared-mode.js';
 import { ApiError } from './domain/errors.js';
 import type { AccessLog } from './http/access-log.js';
 import type { AppDeps, Logger } from './http/deps.js';
+import { WriteFailedError } from './store/persistence.js';
 import type { PartnerSweeper } from './tenancy/sweeper.js';
+
+/** A flush that wrote nothing only for partners another instance holds now. */
+function takenOver(error: unknown): boolean {
+  if (error instanceof WriteFailedError)
+    return error.partnerIds.every((id) => takenOver(error.answers.get(id)));
+  return error instanceof ApiError && error.code === 'instance_unavailable';
+}
 
 /** How long requests still running at shutdown may take before their connections are cut. */
 const CLOSE_GRACE_MS = 1000;
@@ -65,8 +73,8 @@ export async function closeServer({
     lastFlush ??= error;
   });
   // Partners another instance took over meanwhile are its to save: not a failure here.
-  if (lastFlush instanceof ApiError && lastFlush.code === 'instance_unavailable') {
-    log.info(`last flush: ${lastFlush.message}`);
+  if (takenOver(lastFlush)) {
+    log.info(`last flush: ${(lastFlush as Error).message}`);
     lastFlush = undefined;
   }
   if (lastFlush !== undefined) {

@@ -5,7 +5,7 @@ import { managedPartner, removePartner, setLifetime } from '../domain/partner-li
 import type { AppDeps } from '../http/deps.js';
 import type { AppEnv } from '../http/env.js';
 import { createRouter } from '../http/router.js';
-import { WriteFailedError } from '../store/persistence.js';
+import { flushFor, WriteFailedError } from '../store/persistence.js';
 import { partnerView } from './sandbox-partners.js';
 import { COMMON_ERRORS, json, problemResponses } from './schemas/common.js';
 import { PartnerIdParam, PartnerSchema, UpdatePartnerBody } from './schemas/sandbox.js';
@@ -87,9 +87,9 @@ export function sandboxPartnerLifetimeRoutes(deps: AppDeps) {
 /** Waits until the removal is durable; one the database refused answers 503 (nothing was removed). */
 async function flushRemoval(deps: AppDeps, partnerId: string): Promise<void> {
   try {
-    await deps.persistence.flush();
+    await flushFor(deps.persistence, partnerId);
   } catch (error) {
-    if (!(error instanceof WriteFailedError && error.partnerIds.includes(partnerId))) throw error;
+    if (!(error instanceof WriteFailedError)) throw error;
     deps.log.error(`the removal of partner ${partnerId} was refused by the database`, error);
     throw new ApiError(
       'write_failed',

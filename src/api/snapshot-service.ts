@@ -14,7 +14,7 @@ import {
 } from '../domain/snapshots.js';
 import type { AppDeps } from '../http/deps.js';
 import { findTakenId, renumberWorld } from '../store/partner-world.js';
-import { WriteFailedError } from '../store/persistence.js';
+import { flushFor, WriteFailedError } from '../store/persistence.js';
 import type { BiometricsSessionRecord } from '../store/records.js';
 import type { SnapshotRecord, WorldRow } from '../store/snapshot-records.js';
 import { StorageUnavailableError } from '../store/storage-health.js';
@@ -156,7 +156,7 @@ export async function importSnapshot(
       clock: deps.engine.clockView(partnerId),
       abandoned_deliveries: abandoned,
     };
-    await deps.persistence.flush();
+    await flushFor(deps.persistence, partnerId);
     return result;
   } catch (error) {
     throw undoImport(deps, before, error);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
 import { TOMBSTONE_TABLE } from '../store/change-set.js';
-import type { WriteGuard } from '../store/postgres/postgres-persistence.js';
+import type { WriteGuard } from '../store/postgres/flush-errors.js';
 import { StorageUnavailableError } from '../store/storage-health.js';
 import { type ClusterOptions, DEFAULT_LEASE_MS } from './cluster-options.js';
 import { type Held, IdleUnloader } from './idle-unload.js';

@@ -5,6 +5,7 @@ import {
 } from '../domain/default-partner.js';
 import { ApiError } from '../domain/errors.js';
 import type { AppDeps } from '../http/deps.js';
+import { flushFor } from '../store/persistence.js';
 import type { PostgresPersistence } from '../store/postgres/postgres-persistence.js';
 import { Cluster } from './cluster.js';
 import { Forwarder } from './forward.js';
@@ -73,7 +74,7 @@ export function sharedMode(
         cluster.adopt(DEFAULT_PARTNER_ID);
         ensureDefaultPartner(deps, credential, clockMode);
         try {
-          await deps.persistence.flush();
+          await flushFor(deps.persistence, DEFAULT_PARTNER_ID);
         } catch (error) {
           // Another instance starting at the same moment created the default partner first.
           if (!(error instanceof ApiError && error.code === 'instance_unavailable')) throw error;

@@ -10,6 +10,7 @@ import {
 } from '../domain/customers/biometrics.js';
 import { ApiError } from '../domain/errors.js';
 import { formatCpf } from '../finance/cpf.js';
+import { flushFor } from '../store/persistence.js';
 import type { CustomerRecord } from '../store/records.js';
 import type { AppDeps } from './deps.js';
 import { badge, clockLine, dateTimeBr, type Tone } from './hosted-format.js';
@@ -64,7 +65,7 @@ export function hostedBiometricsRoutes(deps: AppDeps): Hono {
       const { status, html } = render(again);
       return c.html(html, status === 200 ? 409 : status);
     }
-    await deps.persistence.flush();
+    await flushFor(deps.persistence, found.session.partner_id);
     // Post/redirect/get: reloading the result page never submits twice.
     return c.redirect(c.req.path, 303);
   });

@@ -6,6 +6,7 @@ import { creditContext } from '../domain/credit/credit-context.js';
 import { declineLoan, signLoan } from '../domain/credit/loan-lifecycle.js';
 import { ApiError } from '../domain/errors.js';
 import { dueDateSchedule, formatCpf } from '../finance/index.js';
+import { flushFor } from '../store/persistence.js';
 import type { LoanRecord, SimulationRecord } from '../store/records.js';
 import type { AppDeps } from './deps.js';
 import { badge, brl, clockLine, dateBr, percentBr, type Tone } from './hosted-format.js';
@@ -68,7 +69,7 @@ export function signingPageRoutes(deps: AppDeps): Hono {
           );
         }
         // Outside /v3 no middleware makes writes durable, so the page does it before answering.
-        await deps.persistence.flush();
+        await flushFor(deps.persistence, found.partner_id);
         return c.redirect(`${pagePath(c.req.path, action)}?done=${action}`, 303);
       },
     );

@@ -40,11 +40,29 @@ export class WriteFailedError extends Error {
     /** What was not saved, for people: rows per table. */
     readonly unsaved: string,
     override readonly cause: unknown,
+    /** What a partner's waiting request answers instead of `write_failed` (a lease held elsewhere). */
+    readonly answers: ReadonlyMap<string, Error> = new Map(),
   ) {
     super(
       `the database refused the changes of partner(s) ${partnerIds.join(', ')} (${unsaved}): ${describe(cause)}`,
     );
     this.name = 'WriteFailedError';
+  }
+}
+
+/**
+ * Waits until the changes made so far are durable for `partnerId`. A flush that failed only for
+ * other partners of the same group commit resolves (this partner's rows were written); one that
+ * failed for this partner rejects with what its request answers: `instance_unavailable` when
+ * another instance holds it now, else the WriteFailedError (its changes were rolled back).
+ */
+export async function flushFor(persistence: Persistence, partnerId: string | undefined): Promise<void> {
+  try {
+    await persistence.flush();
+  } catch (error) {
+    if (!(error instanceof WriteFailedError) || partnerId === undefined) throw error;
+    if (!error.partnerIds.includes(partnerId)) return;
+    throw error.answers.get(partnerId) ?? error;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError, type ErrorCode } from '../../domain/errors.js';
 import { type FaultPlan, pickFault, planFault } from '../../domain/faults/decide.js';
+import { flushFor } from '../../store/persistence.js';
 import type { FaultRuleRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import {
@@ -57,7 +58,7 @@ export function faultStep(deps: AppDeps, options: { wait?: Wait } = {}) {
     if (decision.next) table.replace(decision.next);
     else table.delete(decision.rule.id);
     // Durable before the fault acts, like any write: a restart must not give a used call back.
-    await deps.persistence.flush();
+    await flushFor(deps.persistence, partnerId);
     const rule = decision.rule;
     c.set('fault', { rule_id: rule.id, action: rule.action });
     return act(c, rule, planFault(rule.action, draw), head, operate);

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
-import { WriteFailedError } from '../../store/persistence.js';
+import { flushFor, WriteFailedError } from '../../store/persistence.js';
 import type { PartnerRecord } from '../../store/records.js';
 import type { AppDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
@@ -233,11 +233,9 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
    */
   const durable = async (c: OperationContext): Promise<void> => {
     try {
-      await deps.persistence.flush();
+      await flushFor(deps.persistence, c.get('partner')?.id);
     } catch (error) {
       if (!(error instanceof WriteFailedError)) throw error;
-      const partnerId = c.get('partner')?.id;
-      if (partnerId !== undefined && !error.partnerIds.includes(partnerId)) return;
       deps.log.error('a write was refused by the database and rolled back', error);
       throw new ApiError(
         'write_failed',

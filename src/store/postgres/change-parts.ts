@@ -50,7 +50,8 @@ export function withoutPartners(changes: ChangeSet, lost: Set<string>): ChangeSe
       deletes: table.deletes,
     };
   }
-  return { meta: changes.meta, tables };
+  const deleters = changes.deleters?.filter((id) => !lost.has(id));
+  return deleters?.length ? { meta: changes.meta, tables, deleters } : { meta: changes.meta, tables };
 }
 
 /**

@@ -12,41 +12,17 @@ import {
   splitRemovals,
   withoutPartners,
 } from './change-parts.js';
+import {
+  isRetryable,
+  LeasesRefused,
+  PartnerNotOwnedError,
+  StatementFailed,
+  type WriteGuard,
+} from './flush-errors.js';
 import { type FlushOutcome, flushStatement } from './flush-statement.js';
 import { purgePartners } from './purge.js';
 import { mergeChangeSets, readTableRows, type StoredRow } from './rows.js';
 import { describeDatabaseError, isDatabaseUnreachable } from './unreachable.js';
-
-/**
- * Shared mode's say in each write. Each flush statement checks the leases of the partners whose
- * rows it writes (see flush-statement.ts) and writes nothing if any is not held by this instance.
- */
-export interface WriteGuard {
-  /** Who writes: this instance's id and URL, and the lease length a write renews to. */
-  lease(): { owner: string; url: string; ttlMs: number };
-  /** Told which written partners this instance holds; returns those it does not. */
-  confirmed(held: Set<string>, partnerIds: string[]): string[];
-  /**
-   * Told which partners were refused, after the rollback; returns the error the waiting
-   * requests get (the guard knows how to say it to a client).
-   */
-  refused(partnerIds: string[]): Error;
-  /** Told that the transaction it confirmed committed; the flush resolves after this does. */
-  committed(): Promise<void>;
-  /**
-   * Told that these partners' changes could not be written and were dropped: forget them in
-   * memory, so their next request reloads them from the database.
-   */
-  rolledBack(partnerIds: readonly string[]): void;
-}
-
-/** A flush refused because this instance does not own some partner it wrote to. */
-export class PartnerNotOwnedError extends Error {
-  constructor(readonly partnerIds: string[]) {
-    super(`this instance no longer owns partner(s) ${partnerIds.join(', ')}; their changes were not written`);
-    this.name = 'PartnerNotOwnedError';
-  }
-}
 
 /**
  * PostgreSQL as the store of record (`--database`). Each flush writes the change set accumulated
@@ -177,6 +153,7 @@ export class PostgresPersistence implements Persistence {
     try {
       await this.writeChecked(changes, partnerIds);
     } catch (error) {
+      if (error instanceof LeasesRefused) return this.writeAround(changes, error);
       if (!(error instanceof StatementFailed)) throw error;
       if (isDatabaseUnreachable(error.cause)) {
         this.rollBackAll(partnerIds);
@@ -222,14 +199,30 @@ export class PostgresPersistence implements Persistence {
     }
     if (!outcome) throw new StatementFailed(new Error('the flush statement answered no row'));
     const refused = this.guard ? this.guard.confirmed(new Set(outcome.held), partnerIds) : [];
-    if (!outcome.ok || refused.length > 0) {
-      // Nothing was written. Those partners' rows belong to their new owner now; the rest is
-      // retried with the next flush.
-      this.unwritten = withoutPartners(changes, new Set(refused));
-      const error = new PartnerNotOwnedError(refused);
-      throw this.guard?.refused(refused) ?? error;
-    }
+    if (refused.length > 0) throw new LeasesRefused(refused, this.guard?.refused(refused) as Error);
+    if (!outcome.ok) throw new PartnerNotOwnedError(partnerIds);
     await this.guard?.committed();
+  }
+
+  /**
+   * Nothing was written: the refused partners' rows belong to their new owner now (their requests
+   * answer `instance_unavailable`), and every other partner's rows are written at once, since their
+   * requests wait on this flush and must not be told that nothing of theirs was written.
+   */
+  private async writeAround(changes: ChangeSet, refusal: LeasesRefused): Promise<never> {
+    const answers = new Map(refusal.partnerIds.map((id) => [id, refusal.answer]));
+    const rest = withoutPartners(changes, new Set(refusal.partnerIds));
+    let failed = refusal.partnerIds;
+    if (!isEmptyChangeSet(rest)) {
+      try {
+        await this.writeRows(rest);
+      } catch (error) {
+        if (!(error instanceof WriteFailedError)) throw error;
+        failed = [...failed, ...error.partnerIds];
+        for (const [id, answer] of error.answers) answers.set(id, answer);
+      }
+    }
+    throw new WriteFailedError(failed, 'rows of partners another instance took over', refusal, answers);
   }
 
   /**
@@ -238,7 +231,7 @@ export class PostgresPersistence implements Persistence {
    */
   private async writeApart(changes: ChangeSet, partnerIds: string[], cause: unknown): Promise<void> {
     let failed: string[] = [];
-    let refusal: unknown;
+    const refused: LeasesRefused[] = [];
     if (partnerIds.length <= 1) failed = partnerIds;
     else {
       for (const id of partnerIds) {
@@ -248,7 +241,8 @@ export class PostgresPersistence implements Persistence {
           if (error instanceof StatementFailed) {
             failed.push(id);
             cause = error.cause;
-          } else refusal ??= error;
+          } else if (error instanceof LeasesRefused) refused.push(error);
+          else throw error;
         }
       }
       const deletes = onlyDeletes(changes);
@@ -265,12 +259,25 @@ export class PostgresPersistence implements Persistence {
       // A partner refused by its lease is its new owner's now: nothing of it to retry.
       this.unwritten = null;
     }
+    // A partner refused by its lease answers instance_unavailable; one whose write failed, write_failed.
+    const answers = new Map(refused.flatMap((r) => r.partnerIds.map((id) => [id, r.answer] as const)));
     if (failed.length === 0 && partnerIds.length > 0) {
-      if (refusal) throw refusal;
+      if (answers.size > 0)
+        throw new WriteFailedError(
+          [...answers.keys()],
+          'rows of partners another instance took over',
+          cause,
+          answers,
+        );
       return;
     }
     await this.rollBack(failed);
-    throw new WriteFailedError(failed, describeUnsaved(changes, new Set(failed)), cause);
+    throw new WriteFailedError(
+      [...failed, ...answers.keys()],
+      describeUnsaved(changes, new Set(failed)),
+      cause,
+      answers,
+    );
   }
 
   /** Drops the partners from memory: what they show next is what the database holds. */
@@ -282,19 +289,6 @@ export class PostgresPersistence implements Persistence {
     for (const id of partnerIds) this.store.evictPartner(id);
     await this.load(partnerIds);
   }
-}
-
-/** A flush statement the database refused or could not run (nothing of it was written). */
-class StatementFailed extends Error {
-  constructor(override readonly cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause));
-  }
-}
-
-/** PostgreSQL's deadlock_detected and serialization_failure: safe to run the statement again. */
-function isRetryable(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === '40P01' || code === '40001';
 }
 
 function noop(): void {}
