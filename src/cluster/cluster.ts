@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
 import { TOMBSTONE_TABLE } from '../store/change-set.js';
+import { flushFor } from '../store/persistence.js';
 import type { WriteGuard } from '../store/postgres/flush-errors.js';
 import { StorageUnavailableError } from '../store/storage-health.js';
 import { type ClusterOptions, DEFAULT_LEASE_MS } from './cluster-options.js';
@@ -122,7 +123,8 @@ export class Cluster implements WriteGuard {
     this.owned.set(partnerId, { since: performance.now(), seen: this.options.realNow() });
     engine.scheduler.arm(partnerId);
     webhooks.resumePartner(partnerId);
-    await persistence.flush();
+    // Other partners of the same group commit may be refused (their leases moved): not this one's failure.
+    await flushFor(persistence, partnerId);
     log.info(`took over partner ${partnerId} (${rows} rows, ${Math.round(performance.now() - started)} ms)`);
     return { mine: true };
   }

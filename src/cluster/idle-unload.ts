@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/engine.js';
 import type { Logger } from '../http/deps.js';
 import { partnerHasChanges } from '../store/partner-rows.js';
-import type { Persistence } from '../store/persistence.js';
+import { flushFor, type Persistence } from '../store/persistence.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDelivery } from '../webhooks/delivery-service.js';
 
@@ -64,7 +64,7 @@ export class IdleUnloader {
       // Nothing of it changes from here: its timer is off, and its requests wait for the unload.
       engine.scheduler.disarm(partnerId);
       try {
-        await persistence.flush();
+        await flushFor(persistence, partnerId);
       } catch (error) {
         log.error(`unloading idle partner ${partnerId} failed; it stays in memory`, error);
       }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { retried } from '../store/postgres/flush-errors.js';
 import { GONE_OWNER } from '../store/postgres/purge.js';
 
 /** Where a partner's lease stands, as seen by the instance asking. */
@@ -59,12 +60,19 @@ export class LeaseTable {
    */
   async park(partners: readonly { id: string; wakeAtMs: number | null }[]): Promise<void> {
     if (partners.length === 0) return;
-    await this.pool.query(
-      `UPDATE partner_leases l SET owner = $2, owner_url = '',
-         expires_at = coalesce(to_timestamp(w.wake / 1000.0), 'infinity')
-       FROM unnest($3::text[], $4::float8[]) AS w(id, wake)
-       WHERE l.partner_id = w.id AND l.owner = $1`,
-      [this.instanceId, PARKED_OWNER, partners.map((p) => p.id), partners.map((p) => p.wakeAtMs)],
+    // Rows locked in partner_id order, as a flush and a removal lock them: the three never
+    // deadlock (an unordered update did, with a removal running beside it).
+    await retried(() =>
+      this.pool.query(
+        `UPDATE partner_leases l SET owner = $2, owner_url = '',
+           expires_at = coalesce(to_timestamp(w.wake / 1000.0), 'infinity')
+         FROM unnest($3::text[], $4::float8[]) AS w(id, wake)
+         WHERE l.partner_id = w.id AND l.owner = $1 AND l.partner_id IN (
+           SELECT partner_id FROM partner_leases
+           WHERE partner_id = ANY($3::text[]) AND owner = $1 ORDER BY partner_id FOR UPDATE
+         )`,
+        [this.instanceId, PARKED_OWNER, partners.map((p) => p.id), partners.map((p) => p.wakeAtMs)],
+      ),
     );
   }
 

@@ -226,7 +226,8 @@ export class Store {
     const tables: Record<string, TableChanges> = {};
     const deleters = new Set<string>();
     for (const table of this.tables) {
-      const changes = table.takeChanges(deleters);
+      // A tombstone outlives its partner: pruning one deletes nothing of a partner anyone holds.
+      const changes = table.takeChanges(table.name === TOMBSTONE_TABLE ? undefined : deleters);
       if (changes.upserts.length > 0 || changes.deletes.length > 0) tables[table.name] = changes;
     }
     const [meta, purged] = [copyMeta(this.meta), this.removals.take()];

@@ -22,6 +22,23 @@ describe('a refused change that only deletes', () => {
     expect(changes.deleters).toEqual(['ptn_a']);
   });
 
+  it('leaves pruned tombstones out: they outlive their partner, whom no instance holds', () => {
+    const store = new Store('test');
+    store.trackChanges();
+    store.tombstones.insert({
+      id: 'ptn_gone',
+      seq: store.nextSeq(),
+      partner_id: 'ptn_gone',
+      reason: 'expired',
+      gone_at_ms: 0,
+    });
+    store.takeChangeSet();
+    store.tombstones.delete('ptn_gone');
+    const changes = store.takeChangeSet();
+    expect(changes.tables.partner_tombstones?.deletes).toEqual(['ptn_gone']);
+    expect(changes.deleters).toBeUndefined();
+  });
+
   it('drops that partner from memory when PostgreSQL cannot be reached', async () => {
     const store = new Store('test');
     // Nothing listens on port 1 of the loopback: every connection is refused at once.

@@ -57,3 +57,15 @@ export function isRetryable(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   return code === '40P01' || code === '40001';
 }
+
+/** Runs a statement or transaction again (up to `attempts` times) when PostgreSQL rolled it back
+ * for a deadlock or a serialization failure. */
+export async function retried<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= attempts || !isRetryable(error)) throw error;
+    }
+  }
+}

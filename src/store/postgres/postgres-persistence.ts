@@ -16,6 +16,7 @@ import {
   isRetryable,
   LeasesRefused,
   PartnerNotOwnedError,
+  retried,
   StatementFailed,
   type WriteGuard,
 } from './flush-errors.js';
@@ -129,7 +130,9 @@ export class PostgresPersistence implements Persistence {
     let failed: unknown;
     try {
       if (!this.health.writable) throw this.health.refusal();
-      await purgePartners(this.pool, this.store.tableNames(), removals.partnerIds, removals.tombstones);
+      await retried(() =>
+        purgePartners(this.pool, this.store.tableNames(), removals.partnerIds, removals.tombstones),
+      );
     } catch (error) {
       // Not removed: the partners are read back from the database (their tombstones dropped).
       failed = isDatabaseUnreachable(error) ? this.storageError(error) : error;
