@@ -68,10 +68,15 @@ export function splitRemovals(
     tombstones: tombstones?.upserts ?? [],
     rest: {
       meta: changes.meta,
-      ...(changes.deleters ? { deleters: changes.deleters } : {}),
+      // The removal covers what it deleted of the removed partners (their leases are gone with it).
+      ...withDeleters(changes.deleters?.filter((id) => !changes.purged?.includes(id))),
       tables: tombstones?.deletes.length
         ? { ...tables, [TOMBSTONE_TABLE]: { upserts: [], deletes: tombstones.deletes } }
         : tables,
     },
   };
+}
+
+function withDeleters(deleters: string[] | undefined): { deleters?: string[] } {
+  return deleters && deleters.length > 0 ? { deleters } : {};
 }

@@ -1,8 +1,10 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import type { ChangeSet } from '../change-set.js';
 import { customerRow } from '../journal/test-helpers.js';
 import { StorageUnavailableError } from '../storage-health.js';
 import { Store } from '../store.js';
+import { splitRemovals } from './change-parts.js';
 import { PostgresPersistence } from './postgres-persistence.js';
 
 // A delete carries only the row's id, so a change set that only deletes (a timer's sweep, with no
@@ -37,6 +39,17 @@ describe('a refused change that only deletes', () => {
     const changes = store.takeChangeSet();
     expect(changes.tables.partner_tombstones?.deletes).toEqual(['ptn_gone']);
     expect(changes.deleters).toBeUndefined();
+  });
+
+  it('leaves out the partners the same change removes: the removal covers their rows and leases', () => {
+    const changes: ChangeSet = {
+      meta: new Store('test').meta,
+      tables: { customers: { upserts: [], deletes: ['cust_x', 'cust_y'] } },
+      purged: ['ptn_x'],
+      deleters: ['ptn_x', 'ptn_y'],
+    };
+    expect(splitRemovals(changes)?.rest.deleters).toEqual(['ptn_y']);
+    expect(splitRemovals({ ...changes, deleters: ['ptn_x'] })?.rest.deleters).toBeUndefined();
   });
 
   it('drops that partner from memory when PostgreSQL cannot be reached', async () => {
