@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { generateCpf } from '../src/finance/cpf.js';
 import { startEmbeddedPostgres } from '../test/postgres/support/embedded.js';
-import { buildDist, freePort } from './support.js';
+import { buildDist, call, freePort, partnerWithCustomers } from './support.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -102,36 +102,15 @@ async function stopServer(server: Server): Promise<void> {
   await exited;
 }
 
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  auth: string,
-  body?: unknown,
-): Promise<unknown> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
 /** One CI job's partner: created with a lifetime, its token, its customers; deleted by itself, or left to expire. */
 async function onePartner(base: string, bearer: string, n: number): Promise<void> {
-  const partner = (await call(base, 'POST', '/v3/sandbox/partners', `Bearer ${bearer}`, {
+  const partner = await partnerWithCustomers(base, bearer, {
     name: `churn-${n}`,
-    expires_in: TTL_S,
-  })) as { id: string; client_id: string; client_secret: string };
-  const basic = `Basic ${Buffer.from(`${partner.client_id}:${partner.client_secret}`).toString('base64')}`;
-  const { access_token } = (await call(base, 'POST', '/v3/auth/token', basic)) as { access_token: string };
-  for (const cpf of CPFS) {
-    await call(base, 'POST', '/v3/customers', `Bearer ${access_token}`, { cpf, name: 'Churn Customer' });
-  }
+    expiresIn: TTL_S,
+    cpfs: CPFS,
+  });
   if (DELETE_EVERY > 0 && n % DELETE_EVERY === 0) {
-    await call(base, 'DELETE', `/v3/sandbox/partners/${partner.id}`, `Bearer ${access_token}`);
+    await call(base, 'DELETE', `/v3/sandbox/partners/${partner.id}`, `Bearer ${partner.token}`);
   }
 }
 

@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateCpf } from '../src/finance/cpf.js';
-import { buildDist, freePort } from './support.js';
+import { buildDist, call, freePort, partnerWithCustomers } from './support.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,29 +27,6 @@ const TOKEN = 'bench-metrics-token-0123456789';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_BASIC = `Basic ${Buffer.from('cid_sandbox_default:svc_cs_test_sandbox_default_secret').toString('base64')}`;
 const CPFS = Array.from({ length: CUSTOMERS }, (_, i) => generateCpf(String(710_000_000 + i)));
-
-async function call(base: string, method: string, path: string, auth: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? (JSON.parse(text) as Record<string, string>) : {};
-}
-
-async function onePartner(base: string, bearer: string, n: number): Promise<void> {
-  const partner = await call(base, 'POST', '/v3/sandbox/partners', `Bearer ${bearer}`, {
-    name: `footprint-${n}`,
-    expires_in: 3600,
-  });
-  const basic = `Basic ${Buffer.from(`${partner.client_id}:${partner.client_secret}`).toString('base64')}`;
-  const { access_token } = await call(base, 'POST', '/v3/auth/token', basic);
-  for (const cpf of CPFS) {
-    await call(base, 'POST', '/v3/customers', `Bearer ${access_token}`, { cpf, name: 'Footprint Customer' });
-  }
-}
 
 async function scrape(base: string): Promise<{ rss: number; heap: number; resident: number }> {
   const text = await (
@@ -119,7 +96,10 @@ async function main(): Promise<void> {
     for (let step = 1; step <= STEPS; step++) {
       const target = step * STEP;
       const worker = async () => {
-        while (n < target) await onePartner(base, bearer, n++);
+        while (n < target) {
+          const name = `footprint-${n++}`;
+          await partnerWithCustomers(base, bearer, { name, expiresIn: 3600, cpfs: CPFS });
+        }
       };
       await Promise.all(Array.from({ length: 8 }, worker));
       rows.push({ live: n, ...(await settled(base)) });

@@ -8,20 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateCpf } from '../src/finance/cpf.js';
-import { buildDist, median, startChild } from './support.js';
+import { buildDist, call, median, startChild } from './support.js';
 
 const TARGET_MS = 50;
-
-async function call(base: string, method: string, path: string, auth: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
 
 async function bearer(base: string, clientId: string, secret: string): Promise<string> {
   const basic = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;

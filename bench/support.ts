@@ -124,3 +124,39 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/** One JSON call to a sandbox at `base` (a root URL): the parsed body, or an error past 2xx. */
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  auth: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status} ${text.slice(0, 300)}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+/** A partner made by `bearer` with a lifetime, its token, and one customer per CPF (the tenancy benches). */
+export async function partnerWithCustomers(
+  base: string,
+  bearer: string,
+  options: { name: string; expiresIn: number; cpfs: readonly string[] },
+): Promise<{ id: string; token: string }> {
+  const partner = await call(base, 'POST', '/v3/sandbox/partners', `Bearer ${bearer}`, {
+    name: options.name,
+    expires_in: options.expiresIn,
+  });
+  const basic = `Basic ${Buffer.from(`${partner.client_id}:${partner.client_secret}`).toString('base64')}`;
+  const token = (await call(base, 'POST', '/v3/auth/token', basic)).access_token as string;
+  for (const cpf of options.cpfs) {
+    await call(base, 'POST', '/v3/customers', `Bearer ${token}`, { cpf, name: `${options.name} customer` });
+  }
+  return { id: partner.id as string, token };
+}
