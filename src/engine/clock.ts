@@ -41,10 +41,21 @@ export function initialClock(mode: 'running' | 'frozen', realNowMs: number, star
 /** A clock over a state that is read afresh each call (so it follows freezes and advances). */
 export function clockOf(readState: () => ClockState, realNow: () => number): Clock {
   const nowMs = () => clockReading(readState(), realNow());
+  // A write reads the time as text several times (created_at, updated_at, each event): the text
+  // of the last reading is kept, so the same millisecond is formatted once.
+  let lastMs = Number.NaN;
+  let lastIso = '';
   return {
     nowMs,
     now: () => new Date(nowMs()),
-    iso: () => new Date(nowMs()).toISOString(),
+    iso: () => {
+      const ms = nowMs();
+      if (ms !== lastMs) {
+        lastIso = new Date(ms).toISOString();
+        lastMs = ms;
+      }
+      return lastIso;
+    },
   };
 }
 

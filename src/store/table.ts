@@ -14,10 +14,7 @@ export class Table<T extends { id: string }> implements PersistedTable {
   private readonly indexes: TableIndex<T>[] = [];
   /** Ids touched since the last `takeChanges()`: true = the row exists now, else the deleted row's partner. */
   private readonly dirty = new Map<string, true | string>();
-  /**
-   * Ids touched since the last durable write (taken or not), with the version durable then
-   * (undefined: no row). Rows are immutable, so this holds references, not copies.
-   */
+  /** Ids touched since the last durable write, with the (immutable) version durable then, if any. */
   private readonly undo = new Map<string, T | undefined>();
   /** Off in memory-only mode, so nothing accumulates that no backend will ever take. */
   tracking = false;
@@ -104,16 +101,19 @@ export class Table<T extends { id: string }> implements PersistedTable {
     return old;
   }
 
-  /** Removes every row for which `predicate` holds. */
-  deleteWhere(predicate: (row: T) => boolean): number {
+  /** Removes every row for which `predicate` holds (of `rows`: by default a pass over the table). */
+  deleteWhere(predicate: (row: T) => boolean, rows: Iterable<T> = [...this.rows.values()]): number {
     let removed = 0;
-    for (const row of [...this.rows.values()]) {
-      if (predicate(row)) {
-        this.delete(row.id);
-        removed++;
-      }
-    }
+    for (const row of rows) if (predicate(row) && this.delete(row.id)) removed++;
     return removed;
+  }
+
+  /** Removes the rows whose `partner_id` is `partnerId`, in the partner's size (not a table pass). */
+  deletePartnerRows(partnerId: string): number {
+    return this.deleteWhere(
+      (row) => (row as { partner_id?: string }).partner_id === partnerId,
+      this.byPartner.rows(partnerId),
+    );
   }
 
   /**

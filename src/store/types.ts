@@ -80,6 +80,8 @@ export interface PersistedTable {
   dump(): { id: string }[];
   load(rows: readonly { id: string }[]): void;
   deleteWhere(predicate: (row: { id: string }) => boolean): number;
+  /** Deletes the rows whose `partner_id` is `partnerId` (recorded), in the partner's size. */
+  deletePartnerRows?(partnerId: string): number;
   /**
    * Drops a partner's rows from memory without recording deletes. `removal`: the partner is being
    * removed by a change not yet durable (see PartnerRemovals): with undo, the rows come back if it
