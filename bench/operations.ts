@@ -43,8 +43,8 @@ const CONNECTIONS = 32;
 const LOAN_BATCH = Number(process.env.LOAN_BATCH ?? 300);
 const ALLOC_REQUESTS = 1000;
 const ALLOC_LOANS = 200;
-/** Requests per round reading one inspector entry: fewer than the log's 1,000, so it stays. */
-const REQUEST_LOG_ROUND = 800;
+/** Requests per round reading one inspector entry: well under the log's 1,000, so it stays. */
+const REQUEST_LOG_ROUND = 600;
 const READ_TARGET = 0.85;
 const WRITE_TARGET = 0.5;
 const CPU_BUDGET = 1.15;

@@ -28,6 +28,8 @@ const CONSUMED = Number(process.env.CONSUMED ?? 100);
 /** At most 20 snapshots and 50 fault rules a partner: their rounds are smaller. */
 const SNAPSHOTS_A_ROUND = 15;
 const FAULT_RULES_A_ROUND = 45;
+/** Scenario runs a round: each moves its partner's clock (see below). */
+const SCENARIO_RUNS_A_ROUND = 30;
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const PNG = readFileSync(new URL('../fixtures/sample.png', import.meta.url));
@@ -154,12 +156,21 @@ export async function writeCases(s: Session): Promise<WriteCase[]> {
 
   // The partner clock.
   const clock = await partner(s, 'bench-clock');
-  // Advancing a second a request moves the partner clock past the token's expiry within a few
-  // rounds: a fresh token before each round.
+  // Advancing a second a request moves the partner clock past the token's expiry (3,600 s of the
+  // partner clock) within one timed round: a fresh token before each round, and counted rounds.
   const renew = { prepare: async () => clock.refresh() };
   add(clock, 'POST /sandbox/clock/freeze', '/sandbox/clock/freeze', undefined, renew);
   add(clock, 'POST /sandbox/clock/resume', '/sandbox/clock/resume', undefined, renew);
-  add(clock, 'POST /sandbox/clock/advance', '/sandbox/clock/advance', { by: '1s' }, renew);
+  add(
+    clock,
+    'POST /sandbox/clock/advance',
+    '/sandbox/clock/advance',
+    { by: '1s' },
+    {
+      ...renew,
+      amount: Math.min(CONSUMED, 1000),
+    },
+  );
   add(await partner(s, 'bench-reset'), 'POST /sandbox/reset', '/sandbox/reset');
 
   // Snapshots, of a partner with one active customer.
@@ -378,12 +389,17 @@ export async function writeCases(s: Session): Promise<WriteCase[]> {
 
   // Scenarios and provider states (each makes a customer and more: counted).
   const runs = await partner(s, 'bench-runs');
+  // Each run moves the partner clock by about a minute (the KYC review): 30 a round and a fresh
+  // token before each stay within the token's 3,600 s.
   add(
     runs,
     'POST /sandbox/scenarios/{name}/runs',
     '/sandbox/scenarios/active-customer/runs',
     {},
-    { amount: CONSUMED },
+    {
+      amount: SCENARIO_RUNS_A_ROUND,
+      prepare: async () => runs.refresh(),
+    },
   );
   // A provider state moves its partner's clock (expiring bearer tokens): a partner of its own,
   // called with its client credentials, as the Pact verifier calls it.

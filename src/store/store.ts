@@ -51,6 +51,10 @@ export class Store {
       byField((r) => r.created_at),
     ),
   );
+  /** Partners by the partner that created them, oldest first (`GET /sandbox/partners`). */
+  readonly partnersByCreator = this.partners.index(
+    new SortedIndex<PartnerRecord>((r) => r.created_by, bySeq),
+  );
   readonly idempotency = new Table<IdempotencyRecord>('idempotency');
 
   readonly events = new Table<EventRecord>('events');
@@ -93,10 +97,7 @@ export class Store {
   readonly deliveries = new Table<DeliveryRecord>('webhook_deliveries');
   readonly deliveryIdx = deliveryIndexes(this.deliveries);
 
-  /**
-   * Draws so far of each partner's seeded random stream (`--seed`): rows of the partner, so they are
-   * written, loaded and moved between instances with its other rows.
-   */
+  /** Draws so far of each partner's seeded random stream (`--seed`): rows of the partner, moved with it. */
   readonly randomCounters = new Table<RandomCounterRecord>('random_counters');
 
   /** API-side fault rules per partner, in creation order (`/v3/sandbox/faults`). */
@@ -251,10 +252,7 @@ export class Store {
     return this.tables.find((table) => table.name === name);
   }
 
-  /**
-   * Runs `fn` with change tracking off: rows it loads from a backend, or drops from memory, are
-   * not changes to write back. Changes recorded before stay pending.
-   */
+  /** Runs `fn` untracked: rows it loads or drops are not changes to write back (earlier ones stay). */
   untracked<R>(fn: () => R): R {
     const was = this.tracking;
     for (const table of this.tables) table.tracking = false;
