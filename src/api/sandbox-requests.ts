@@ -1,7 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../http/deps.js';
 import { createRouter } from '../http/router.js';
-import { getRequest, listRequests } from '../inspector/request-log.js';
+import { sendJson } from '../http/json-text.js';
+import { getRequest, holdsRequest, listRequests } from '../inspector/request-log.js';
+import { type JsonText, listText, TextsById } from '../lib/view-text.js';
 import type { RequestRecord } from '../store/request-records.js';
 import { COMMON_ERRORS, json, listOf, PageQuery, problemResponses } from './schemas/common.js';
 import { RequestLogEntrySchema, RequestLogQuery } from './schemas/requests.js';
@@ -73,6 +75,18 @@ function parseOrText(text: string | null): unknown {
 
 export function sandboxRequestRoutes(deps: AppDeps) {
   const app = createRouter();
+  // An entry never changes under its id: its JSON is made once (see TextsById for the bound). Kept
+  // by partner and id, so a text can only ever answer the partner whose log holds that entry.
+  const texts = new TextsById();
+  const entryJson = (row: RequestRecord) => {
+    const key = `${row.partner_id}|${row.id}`;
+    let text = texts.get(key);
+    if (text === undefined) {
+      text = JSON.stringify(requestView(row));
+      texts.keep(key, text);
+    }
+    return text as JsonText<ReturnType<typeof requestView>>;
+  };
 
   app.openapi(list, (c) => {
     const { limit, starting_after, status, method, path } = c.req.valid('query');
@@ -82,12 +96,17 @@ export function sandboxRequestRoutes(deps: AppDeps) {
       { status, method, path },
       { limit, startingAfter: starting_after },
     );
-    return c.json({ data: page.data.map(requestView), has_more: page.has_more }, 200);
+    return sendJson(c, listText(page.data.map(entryJson), page.has_more), 200);
   });
 
   app.openapi(show, (c) => {
-    const row = getRequest(deps.store, c.get('partner').id, c.req.valid('param').request_id);
-    return c.json(requestView(row), 200);
+    const partnerId = c.get('partner').id;
+    const id = c.req.valid('param').request_id;
+    const kept = texts.get(`${partnerId}|${id}`);
+    if (kept !== undefined && holdsRequest(deps.store, partnerId, id)) {
+      return sendJson(c, kept as JsonText<ReturnType<typeof requestView>>, 200);
+    }
+    return sendJson(c, entryJson(getRequest(deps.store, partnerId, id)), 200);
   });
 
   return app;

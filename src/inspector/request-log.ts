@@ -65,6 +65,11 @@ export function listRequests(
 }
 
 /** One request of the partner's log; 404 when unknown, another partner's, or already dropped. */
+/** Whether the partner's log still holds the entry `id` (without decoding it). */
+export function holdsRequest(store: Store, partnerId: string, id: string): boolean {
+  return store.requests.locate(id)?.ring.partnerId === partnerId;
+}
+
 export function getRequest(store: Store, partnerId: string, id: string): RequestRecord {
   const row = store.requests.get(id);
   if (!row || row.partner_id !== partnerId) throw notFound('request (it may have left the log)', id);

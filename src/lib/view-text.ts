@@ -78,6 +78,43 @@ export function keyedViewText<R extends object, K, V>(
   };
 }
 
+/**
+ * JSON texts kept by id, for rows that are rebuilt on each read (the request inspector's entries are
+ * decoded from a packed ring, a new object each time, so a weak map by row never hits). Only for
+ * rows that never change under their id: the caller checks that the row still exists, and is the
+ * caller's, before answering a kept text. The same two generations and budget as `viewText`; a text
+ * larger than the budget is not kept.
+ */
+export class TextsById {
+  private young = new Map<string, string>();
+  private old = new Map<string, string>();
+  private youngBytes = 0;
+
+  constructor(private readonly budgetBytes = VIEW_TEXT_BUDGET_BYTES) {}
+
+  get(id: string): string | undefined {
+    return this.young.get(id) ?? this.old.get(id);
+  }
+
+  keep(id: string, text: string): void {
+    if (text.length > this.budgetBytes) return;
+    this.youngBytes += text.length;
+    if (this.youngBytes > this.budgetBytes) {
+      this.old = this.young;
+      this.young = new Map();
+      this.youngBytes = text.length;
+    }
+    this.young.set(id, text);
+  }
+
+  /** Characters of text held now (tests). */
+  get heldBytes(): number {
+    let n = 0;
+    for (const map of [this.young, this.old]) for (const text of map.values()) n += text.length;
+    return n;
+  }
+}
+
 /** The list envelope `{"data":[…],"has_more":…}` around texts: `JSON.stringify` of the same page. */
 export function listText<V>(
   items: readonly JsonText<V>[],

@@ -235,6 +235,9 @@ describe('the request log', () => {
   it("never shows another partner's requests", async () => {
     const sandbox = createTestSandbox();
     const mine = await sandbox.request('GET', '/v3/sandbox/clock');
+    // Read by its owner first: its JSON is kept from then on, and must still answer no one else.
+    const own = await sandbox.request('GET', `/v3/sandbox/requests/${mine.headers.get('Request-Id')}`);
+    expect(own.status).toBe(200);
     const other = await newPartnerToken(sandbox);
     const theirs = await sandbox.json<{ data: Entry[] }>('GET', '/v3/sandbox/requests', {
       token: other.token,
