@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../http/deps.js';
-import { createRouter } from '../http/router.js';
 import { sendJson } from '../http/json-text.js';
+import { createRouter } from '../http/router.js';
 import { getRequest, holdsRequest, listRequests } from '../inspector/request-log.js';
 import { type JsonText, listText, TextsById } from '../lib/view-text.js';
 import type { RequestRecord } from '../store/request-records.js';
