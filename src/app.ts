@@ -136,7 +136,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }
   };
   for (const routes of ROUTERS) mount(routes(deps));
-  mount(sandboxFaultRoutes(deps, () => apiRoutes(app)));
+  // The API's operations are all mounted by the time a rule is added: listed once, on first use.
+  let operations: { method: string; path: string }[] | undefined;
+  mount(sandboxFaultRoutes(deps, () => (operations ??= apiRoutes(app))));
   // The scenario runner sends its steps through this very app (the partner's exact path).
   registerSelfFetch(deps, async (request) => app.fetch(request, SELF_FETCH_ENV));
 
