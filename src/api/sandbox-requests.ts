@@ -78,8 +78,9 @@ export function sandboxRequestRoutes(deps: AppDeps) {
   // An entry never changes under its id: its JSON is made once (see TextsById for the bound). Kept
   // by partner and id, so a text can only ever answer the partner whose log holds that entry.
   const texts = new TextsById();
+  const keyOf = (partnerId: string, id: string) => `${partnerId}|${id}`;
   const entryJson = (row: RequestRecord) => {
-    const key = `${row.partner_id}|${row.id}`;
+    const key = keyOf(row.partner_id, row.id);
     let text = texts.get(key);
     if (text === undefined) {
       text = JSON.stringify(requestView(row));
@@ -102,10 +103,9 @@ export function sandboxRequestRoutes(deps: AppDeps) {
   app.openapi(show, (c) => {
     const partnerId = c.get('partner').id;
     const id = c.req.valid('param').request_id;
-    const kept = texts.get(`${partnerId}|${id}`);
-    if (kept !== undefined && holdsRequest(deps.store, partnerId, id)) {
-      return sendJson(c, kept as JsonText<ReturnType<typeof requestView>>, 200);
-    }
+    // A kept text skips decoding the entry, once the log is seen to still hold it.
+    const kept = texts.get(keyOf(partnerId, id)) as JsonText<ReturnType<typeof requestView>> | undefined;
+    if (kept !== undefined && holdsRequest(deps.store, partnerId, id)) return sendJson(c, kept, 200);
     return sendJson(c, entryJson(getRequest(deps.store, partnerId, id)), 200);
   });
 

@@ -64,12 +64,12 @@ export function listRequests(
   return { data, has_more: false };
 }
 
-/** One request of the partner's log; 404 when unknown, another partner's, or already dropped. */
 /** Whether the partner's log still holds the entry `id` (without decoding it). */
 export function holdsRequest(store: Store, partnerId: string, id: string): boolean {
   return store.requests.locate(id)?.ring.partnerId === partnerId;
 }
 
+/** One request of the partner's log; 404 when unknown, another partner's, or already dropped. */
 export function getRequest(store: Store, partnerId: string, id: string): RequestRecord {
   const row = store.requests.get(id);
   if (!row || row.partner_id !== partnerId) throw notFound('request (it may have left the log)', id);

@@ -83,7 +83,9 @@ export function keyedViewText<R extends object, K, V>(
  * decoded from a packed ring, a new object each time, so a weak map by row never hits). Only for
  * rows that never change under their id: the caller checks that the row still exists, and is the
  * caller's, before answering a kept text. The same two generations and budget as `viewText`; a text
- * larger than the budget is not kept.
+ * larger than the budget is not kept. In entries: an inspector entry's JSON is at least ~300 bytes,
+ * so at most ~7,000 are held. A class of its own, not `Generations` over a Map, so the weak-map
+ * lookup every view read makes stays the only kind that class sees.
  */
 export class TextsById {
   private young = new Map<string, string>();
