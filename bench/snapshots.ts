@@ -23,9 +23,10 @@ interface Sandbox {
   deps: AppDeps;
   call(method: string, path: string, token: string, body?: unknown): Promise<Record<string, unknown>>;
   /**
-   * One turn of the event loop, as an HTTP server has between two requests (it reads each from
-   * a socket); calls through `app.request` alone would chain on promises and never give the loop
-   * a turn, which no client over the network can do.
+   * The pause an HTTP server has between two requests of one client (it waits for each on a
+   * socket): a turn of the event loop, and the spare time in which the row sizer measures what the
+   * last request wrote (it waits while every turn is busy). Calls through `app.request` alone
+   * would chain on promises and never leave the loop idle, which no client over the network can do.
    */
   idle(): Promise<void>;
 }
@@ -58,7 +59,10 @@ export function sandbox(options: { measureRowsWhenIdle?: boolean } = {}): Sandbo
     if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status} ${text.slice(0, 300)}`);
     return JSON.parse(text) as Record<string, unknown>;
   };
-  const idle = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const idle = async () => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await deps.rowSizer?.whenDrained();
+  };
   return { deps, call, idle };
 }
 

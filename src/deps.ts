@@ -1,9 +1,11 @@
+import { performance } from 'node:perf_hooks';
 import { creditModule } from './domain/credit/module.js';
 import { customersModule } from './domain/customers/module.js';
 import type { DomainModule } from './domain/modules.js';
 import { Engine } from './engine/engine.js';
 import { bankingCalendar } from './finance/business-days.js';
 import type { AppConfig, AppDeps, Logger } from './http/deps.js';
+import { idleTurns } from './lib/idle-turns.js';
 import type { IdSource, RandomBytes } from './lib/ids.js';
 import type { RandomSource } from './lib/random.js';
 import { type RandomStreams, unseededStreams } from './lib/random-streams.js';
@@ -62,9 +64,10 @@ export function createDeps(base: BaseDeps): AppDeps {
     calendar: bankingCalendar(base.config.holidaysRegion),
   });
   for (const module of DOMAIN_MODULES) module.register(engine, base.config);
-  if (base.measureRowsWhenIdle !== false) {
-    measureWorldRowsWhenIdle(base.store, (drain) => setImmediate(drain).unref());
-  }
+  const rowSizer =
+    base.measureRowsWhenIdle === false
+      ? undefined
+      : measureWorldRowsWhenIdle(base.store, idleTurns(loopTimeSince(), NODE_TIMERS));
   const webhooks = createWebhookDelivery({
     engine,
     store: base.store,
@@ -77,7 +80,14 @@ export function createDeps(base: BaseDeps): AppDeps {
     onAttempt: base.onWebhookAttempt,
   });
   watchStorage(base, engine, webhooks);
-  return { ...base, streams, engine, webhooks, requestIds: streams.named('requests').ids };
+  return {
+    ...base,
+    streams,
+    engine,
+    webhooks,
+    requestIds: streams.named('requests').ids,
+    ...(rowSizer && { rowSizer }),
+  };
 }
 
 /**
@@ -97,3 +107,21 @@ function watchStorage(base: BaseDeps, engine: Engine, webhooks: WebhookDelivery)
     webhooks.resumeAfterRollback();
   });
 }
+
+/** The event loop's busy and idle milliseconds since the previous call (Node's own accounting). */
+function loopTimeSince(): () => { active: number; idle: number } {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const since = performance.eventLoopUtilization(now, last);
+    last = now;
+    return { active: since.active, idle: since.idle };
+  };
+}
+
+/** Timers that keep no process alive (background work only). */
+const NODE_TIMERS = {
+  nextTurn: (run: () => void) => setImmediate(run).unref(),
+  later: (run: () => void, ms: number) => setTimeout(run, ms).unref(),
+  now: () => performance.now(),
+};

@@ -19,12 +19,36 @@ export function generateCpf(base: string): string {
 
 /** The 11 digits of a valid CPF, or null when the input is malformed, fails its check digits or repeats one digit. */
 export function normalizeCpf(input: string): string | null {
-  const match = CPF_PATTERN.exec(input.trim());
-  if (!match) return null;
-  const digits = match.slice(1).join('');
-  // All-same-digit numbers pass the arithmetic but are never issued.
-  if (/^(\d)\1{10}$/.test(digits)) return null;
-  return cpfCheckDigits(digits.slice(0, 9)) === digits.slice(9) ? digits : null;
+  const text = input.trim();
+  let digits: string;
+  if (BARE_CPF.test(text)) digits = text;
+  else {
+    const match = CPF_PATTERN.exec(text);
+    if (!match) return null;
+    digits = `${match[1]}${match[2]}${match[3]}${match[4]}`;
+  }
+  return isIssuable(digits) ? digits : null;
+}
+
+const BARE_CPF = /^\d{11}$/;
+
+/** Whether 11 digits carry their own check digits and are not one digit repeated (never issued). */
+function isIssuable(digits: string): boolean {
+  let first = 0;
+  let second = 0;
+  let repeated = true;
+  const lead = digits.charCodeAt(0);
+  for (let k = 0; k < 9; k++) {
+    const d = digits.charCodeAt(k) - 48;
+    first += d * (10 - k);
+    second += d * (11 - k);
+    if (digits.charCodeAt(k) !== lead) repeated = false;
+  }
+  const firstCheck = first % 11 < 2 ? 0 : 11 - (first % 11);
+  second += firstCheck * 2;
+  const secondCheck = second % 11 < 2 ? 0 : 11 - (second % 11);
+  if (digits.charCodeAt(9) !== lead || digits.charCodeAt(10) !== lead) repeated = false;
+  return !repeated && digits.charCodeAt(9) - 48 === firstCheck && digits.charCodeAt(10) - 48 === secondCheck;
 }
 
 /** True for a valid CPF, bare or masked. */

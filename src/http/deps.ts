@@ -94,6 +94,11 @@ export interface AppDeps {
   /** Outgoing webhook delivery (`idle()` lets tests wait for deliveries in flight). */
   webhooks: WebhookDelivery;
   /**
+   * Measures rows for the next snapshot save in turns that follow spare time (absent when off);
+   * `whenDrained()` lets tests wait for it.
+   */
+  rowSizer?: { whenDrained(): Promise<void> };
+  /**
    * Shared mode only: runs first on every request and serves it here, or forwards it to the
    * instance that owns its partner (`src/cluster/`). Absent in a single process.
    */

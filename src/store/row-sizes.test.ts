@@ -91,6 +91,23 @@ describe('IdleRowSizer', () => {
     expect(sizer.stats()).toMatchObject({ pending: 0, measuredRows: 20 });
   });
 
+  it('says when every queued row is measured, and at once when none waits', async () => {
+    const { timing, sizer, table } = sizedTable();
+    await sizer.whenDrained();
+    const big = 'x'.repeat(10_000);
+    table.apply({ upserts: Array.from({ length: 10 }, (_, k) => row(`r${k}`, big)), deletes: [] });
+    let drained = false;
+    const waiting = sizer.whenDrained().then(() => {
+      drained = true;
+    });
+    timing.waiting.shift()?.();
+    await Promise.resolve();
+    expect(drained).toBe(false);
+    timing.runAll();
+    await waiting;
+    expect(sizer.stats()).toMatchObject({ pending: 0, measuredRows: 10 });
+  });
+
   it('skips rows a save measured first, and measures each row once', () => {
     const { timing, sizer, table } = sizedTable();
     const early = row('early');

@@ -61,6 +61,7 @@ export class IdleRowSizer {
   private next = 0;
   private scheduled = false;
   private readonly counts = { measuredRows: 0, measuredBytes: 0, dropped: 0 };
+  private waiters: (() => void)[] = [];
 
   constructor(
     private readonly defer: (drain: () => void) => void,
@@ -93,6 +94,12 @@ export class IdleRowSizer {
       this.scheduled = true;
       this.defer(this.drain);
     }
+  }
+
+  /** Resolves once every queued row is measured (at once when none waits): tests and benches. */
+  whenDrained(): Promise<void> {
+    if (this.next >= this.queue.length) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   stats(): RowSizerStats {
@@ -130,6 +137,9 @@ export class IdleRowSizer {
       this.queue = [];
       this.owners = [];
       this.next = 0;
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const resolve of waiters) resolve();
       return;
     }
     // Under writes that never let the queue empty, drop the measured front now and then, so the

@@ -11,6 +11,9 @@ export const webhooksModule: DomainModule = {
   name: 'webhooks',
   register(engine) {
     engine.onEvent((event) => {
+      // Most partners' events go nowhere: no context (a set of closures) is built for them.
+      const { store } = engine.context(event.partner_id);
+      if (!store.webhookEndpointIdx.byPartner.has(event.partner_id)) return;
       fanOut(engine.context(event.partner_id, fixedClock(Date.parse(event.timestamp))), event);
     });
   },

@@ -38,10 +38,9 @@ describe('named snapshots', () => {
     await buildWorld(sandbox);
     const rows = Object.values(captureWorldTables(sandbox.deps.store, DEFAULT_PARTNER_ID)).flat();
     expect(rows.length).toBeGreaterThan(10);
-    // Each drain measures a slice and hands the loop back; a small world needs a few turns.
-    for (let turn = 0; turn < 50 && !rows.every(isRowMeasured); turn++) {
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    // Each drain measures a slice in a turn that follows spare time, and hands the loop back.
+    await sandbox.deps.rowSizer?.whenDrained();
+    expect(sandbox.deps.rowSizer).toBeDefined();
     expect(rows.filter((row) => !isRowMeasured(row))).toEqual([]);
   });
 
