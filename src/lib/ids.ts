@@ -1,12 +1,28 @@
-import { randomBytes } from 'node:crypto';
-import { customAlphabet } from 'nanoid';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 /** Makes ids: prefix + 32 lowercase hex characters. Injected so tests can make them predictable. */
 export type IdSource = (prefix: string) => string;
 
-const hex32 = customAlphabet('0123456789abcdef', 32);
+/** Random bytes drawn 4 KiB at a time (256 ids), each byte used once. */
+const POOL_BYTES = 4096;
+const ID_BYTES = 16;
+const pool = Buffer.alloc(POOL_BYTES);
+let used = POOL_BYTES;
 
-export const randomIds: IdSource = (prefix) => `${prefix}${hex32()}`;
+/**
+ * prefix + 128 random bits as 32 lowercase hex characters, from the system's CSPRNG. The bytes
+ * come from a pool refilled when spent and are hex-encoded in one step: one string per id, where
+ * a character-by-character alphabet walk allocated one per character.
+ */
+export const randomIds: IdSource = (prefix) => {
+  if (used + ID_BYTES > POOL_BYTES) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  const hex = pool.toString('hex', used, used + ID_BYTES);
+  used += ID_BYTES;
+  return `${prefix}${hex}`;
+};
 
 /** Deterministic ids for tests: prefix + a zero-padded counter in hex. */
 export function sequentialIds(): IdSource {

@@ -137,15 +137,25 @@ export class Entries {
       const accept = req.headers['accept-encoding'];
       if (out instanceof Promise) {
         const context = c;
-        out.then(
-          (a) => this.write(res, a, accept),
-          () => this.write(res, lastResort(context.get('requestId')), undefined),
-        );
         // Its headers went out as writeHead's list (res.getHeader does not see them): the access
-        // line and the metrics take the request id and route from here once the answer is sent.
-        if (accessLog || this.metrics) {
-          res.once('close', () => this.done(accessLog, method, target, op, res.statusCode, started, context));
-        }
+        // line and the metrics take the request id and route from here, once the answer is
+        // written (ended at once, or cut) or, for a streamed answer, once the response closes.
+        const after = () => {
+          if (!accessLog && !this.metrics) return;
+          const logged = () => this.done(accessLog, method, target, op, res.statusCode, started, context);
+          if (res.writableEnded || res.destroyed) logged();
+          else res.once('close', logged);
+        };
+        out.then(
+          (a) => {
+            this.write(res, a, accept);
+            after();
+          },
+          () => {
+            this.write(res, lastResort(context.get('requestId')), undefined);
+            after();
+          },
+        );
         return true;
       }
       this.write(res, out, accept);
