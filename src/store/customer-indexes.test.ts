@@ -27,6 +27,38 @@ describe('byCustomerName', () => {
   });
 });
 
+describe('byCustomerName against a prepared row', () => {
+  /** The order as first written: keys, then exact text, then insertion. */
+  const reference = (a: CustomerRecord, b: CustomerRecord) => {
+    const fold = (n: string | null) => (n ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    const [ka, kb] = [fold(a.name), fold(b.name)];
+    if (ka !== kb) return ka < kb ? -1 : 1;
+    const [ra, rb] = [a.name ?? '', b.name ?? ''];
+    if (ra !== rb) return ra < rb ? -1 : 1;
+    return a.seq - b.seq;
+  };
+  const name = fc.option(
+    fc.constantFrom('Ana', 'ana', 'Álvaro', 'alvaro', 'Bruno', 'ÇA', 'ça', 'Zé', 'ze', ''),
+    {
+      nil: null,
+    },
+  );
+
+  it('orders as the reference does, whether called plainly or through against()', () => {
+    fc.assert(
+      fc.property(name, name, fc.nat(5), fc.nat(5), (na, nb, sa, sb) => {
+        const a = row(sa, na);
+        const b = row(sb, nb);
+        const expected = Math.sign(reference(a, b));
+        expect(Math.sign(byCustomerName(a, b))).toBe(expected);
+        expect(
+          Math.sign((byCustomerName.against as (b: CustomerRecord) => (a: CustomerRecord) => number)(b)(a)),
+        ).toBe(expected);
+      }),
+    );
+  });
+});
+
 describe('nameKey', () => {
   it('is the name without accents or case, whether remembered or not', () => {
     const fold = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

@@ -10,15 +10,22 @@ export const CUSTOMER_SORTS: readonly CustomerSort[] = ['created_at', 'updated_a
  * Names sort case- and accent-insensitively ("álvaro" next to "Alvaro", before "bruno"), then by
  * the exact text, then by insertion; customers without a name come first in ascending order.
  */
-export const byCustomerName: RowOrder<CustomerRecord> = (a, b) => {
-  const ka = nameKey(a.name);
+export const byCustomerName: RowOrder<CustomerRecord> = (a, b) => nameOrder(a, b, nameKey(b.name));
+byCustomerName.against = (b) => {
   const kb = nameKey(b.name);
-  if (ka !== kb) return ka < kb ? -1 : 1;
+  return (a) => nameOrder(a, b, kb);
+};
+
+/** `byCustomerName(a, b)` with `b`'s name key `kb` already worked out. */
+function nameOrder(a: CustomerRecord, b: CustomerRecord, kb: string): number {
   const ra = a.name ?? '';
   const rb = b.name ?? '';
-  if (ra !== rb) return ra < rb ? -1 : 1;
-  return a.seq - b.seq;
-};
+  // The same text has the same key: only the insertion order is left to compare.
+  if (ra === rb) return a.seq - b.seq;
+  const ka = nameKey(a.name);
+  if (ka !== kb) return ka < kb ? -1 : 1;
+  return ra < rb ? -1 : 1;
+}
 
 export const CUSTOMER_ORDERS: Record<CustomerSort, RowOrder<CustomerRecord>> = {
   created_at: byField((r) => r.created_at),
