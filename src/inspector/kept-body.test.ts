@@ -18,6 +18,18 @@ describe('what the inspector keeps of a body', () => {
     expect(keptRequestBody('not json svc_cs_abc', 'text/plain')).toBe('not json [redacted]');
   });
 
+  it('redacts the value the request path parsed already, leaving that value as it was', () => {
+    const text = '{"cpf":"1","client_secret":"svc_cs_x","nested":[{"id_token":"t"}]}';
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    const kept = keptRequestBody(text, 'application/json', parsed);
+    expect(kept).toEqual(keptRequestBody(text, 'application/json'));
+    expect(kept).toEqual({ cpf: '1', client_secret: '[redacted]', nested: [{ id_token: '[redacted]' }] });
+    expect(parsed).toEqual(JSON.parse(text));
+    // A long body is still cut, whatever was parsed.
+    const long = `{"name":"${'a'.repeat(MAX_KEPT_BODY_CHARS)}"}`;
+    expect(keptRequestBody(long, 'application/json', JSON.parse(long))).toMatchObject({ truncated: true });
+  });
+
   it('keeps a long body as its head and its size, never parsing it, secrets in the head redacted', () => {
     const text = `{"password":"p4ss","name":"${'é'.repeat(15 * 1024 * 1024)}"}`;
     const kept = keptRequestBody(text, 'application/json') as {

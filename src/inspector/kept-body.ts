@@ -28,12 +28,14 @@ function truncated(text: string): TruncatedBody {
 /**
  * A request body as the inspector keeps it: a form as an object, JSON parsed, anything else as
  * text; secrets redacted; a long body truncated (never parsed or walked: it costs one slice).
+ * `parsed` is `JSON.parse(text)` when the request path has it already (the body's check).
  */
-export function keptRequestBody(text: string, contentType: string): JsonValue {
+export function keptRequestBody(text: string, contentType: string, parsed?: unknown): JsonValue {
   if (text.length > MAX_KEPT_BODY_CHARS) return truncated(text) as unknown as JsonValue;
   if (contentType.includes('application/x-www-form-urlencoded')) {
     return redact(Object.fromEntries(new URLSearchParams(text)));
   }
+  if (parsed !== undefined) return redact(parsed);
   try {
     return redact(JSON.parse(text));
   } catch {

@@ -100,12 +100,14 @@ export class BodyValidation {
     let value: unknown = {};
     if (JSON_MEDIA.test(mediaType)) {
       // The text the request path decoded and checked (src/http/middleware/well-formed-text.ts).
-      const text = c.facts.textRead ?? decodeText(bytes ?? new Uint8Array());
+      const read = c.facts.textRead;
+      const text = read ?? decodeText(bytes ?? new Uint8Array());
       try {
         value = JSON.parse(text);
       } catch {
         throw new HTTPException(400, { message: 'Malformed JSON in request body' });
       }
+      if (read !== undefined) c.facts.jsonRead = value;
     }
     c.req.addValidatedData('json', parsed(this.json as Schema, value, 'json') as object);
   }

@@ -85,7 +85,7 @@ function bodyText(body: Answer['body']): string | null {
 function requestBody(c: OperationContext): JsonValue | null {
   const type = c.facts.header('content-type') ?? '';
   const text = c.facts.textRead;
-  if (text !== undefined) return text === '' ? null : keptRequestBody(text, type);
+  if (text !== undefined) return text === '' ? null : keptRequestBody(text, type, c.facts.jsonRead);
   if (c.facts.bodyRead && c.facts.bytesRead > 0)
     return `[${type.split(';')[0] || 'binary'} body not recorded]`;
   return null;

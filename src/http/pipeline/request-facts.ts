@@ -36,6 +36,11 @@ export abstract class RequestFacts {
   bodyRead = false;
   /** The body as text, once something read it as text (what the request log keeps). */
   textRead: string | undefined;
+  /**
+   * `JSON.parse(textRead)`, once the body's check parsed it (the request log keeps it redacted
+   * without parsing the text again). Never changed by anyone: the handler reads the schema's copy.
+   */
+  jsonRead: unknown;
   /** The body's length once read. */
   bytesRead = 0;
 
