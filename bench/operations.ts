@@ -38,6 +38,12 @@ const RUNS = Number(process.env.RUNS ?? 5);
 /** Only the operations whose label contains one of these (comma-separated), e.g. ONLY=POST,PATCH. */
 const ONLY = process.env.ONLY?.split(',').filter(Boolean);
 const ROUND_SECONDS = Number(process.env.ROUND_SECONDS ?? 1);
+/**
+ * Load on each side before its rounds count, per operation: long enough for the JIT to have
+ * compiled what the operation runs (the sandbox's CPU per request falls for 3–5 s of load before
+ * it levels off; bare Hono's within the first second), so rounds compare steady states.
+ */
+const WARM_SECONDS = Number(process.env.WARM_SECONDS ?? 3);
 const CONNECTIONS = 32;
 /** Loans per round: each needs an offer and a simulation of its own, made before the rounds. */
 const LOAN_BATCH = Number(process.env.LOAN_BATCH ?? 300);
@@ -358,7 +364,8 @@ async function main() {
       }
     };
     for (const c of list) {
-      for (const which of [0, 1]) await round(c, which, 0.5, c.amount && Math.min(c.amount, LOAN_BATCH));
+      for (const which of [0, 1])
+        await round(c, which, WARM_SECONDS, c.amount && Math.min(c.amount, LOAN_BATCH));
     }
     for (let run = 0; run < RUNS; run++) {
       for (const [i, c] of list.entries()) {
@@ -390,7 +397,7 @@ async function main() {
     });
     console.log(
       [
-        `Run ${startedAt.toISOString()}: ${RUNS} interleaved rounds of ${ROUND_SECONDS} s per operation (loans: ${LOAN_BATCH} requests a round), ${CONNECTIONS} connections, loopback; load average (1 / 5 / 15 min) ${loadBefore} at the start, ${loadAfterRuns} after the rounds; ${((Date.now() - startedAt.getTime()) / 60000).toFixed(1)} min in all.`,
+        `Run ${startedAt.toISOString()}: ${WARM_SECONDS} s of load on each side before ${RUNS} interleaved rounds of ${ROUND_SECONDS} s per operation (loans: ${LOAN_BATCH} requests a round), ${CONNECTIONS} connections, loopback; load average (1 / 5 / 15 min) ${loadBefore} at the start, ${loadAfterRuns} after the rounds; ${((Date.now() - startedAt.getTime()) / 60000).toFixed(1)} min in all.`,
         '',
         '| operation | sandbox req/s | bare req/s | throughput × bare (pooled median; range of rounds) | CPU µs per request, sandbox / bare | CPU × bare | bytes allocated per request, sandbox / bare | target |',
         '|---|---:|---:|---|---:|---:|---:|---|',
