@@ -67,7 +67,12 @@ export function createDeps(base: BaseDeps): AppDeps {
   const rowSizer =
     base.measureRowsWhenIdle === false
       ? undefined
-      : measureWorldRowsWhenIdle(base.store, idleTurns(loopTimeSince(), NODE_TIMERS));
+      : measureWorldRowsWhenIdle(
+          base.store,
+          idleTurns(loopTimeSince(), NODE_TIMERS, (error) =>
+            base.log.error('measuring rows for snapshot saves failed', error),
+          ),
+        );
   const webhooks = createWebhookDelivery({
     engine,
     store: base.store,

@@ -10,6 +10,7 @@ function handLoop(readings: { active: number; idle: number }[], workMs = 0) {
   const turns: (() => void)[] = [];
   const timers: { run: () => void; ms: number }[] = [];
   let clock = 0;
+  const errors: unknown[] = [];
   const defer = idleTurns(
     () => {
       const reading = readings.shift();
@@ -21,6 +22,7 @@ function handLoop(readings: { active: number; idle: number }[], workMs = 0) {
       later: (run, ms) => timers.push({ run, ms }),
       now: () => clock,
     },
+    (error) => errors.push(error),
   );
   let ran = 0;
   const work = () => {
@@ -29,6 +31,8 @@ function handLoop(readings: { active: number; idle: number }[], workMs = 0) {
   };
   return {
     defer: () => defer(work),
+    deferWork: (w: () => void) => defer(w),
+    errors,
     ran: () => ran,
     turn: () => (turns.shift() as () => void)(),
     timer: () => (timers.shift() as { run: () => void }).run(),
@@ -100,5 +104,15 @@ describe('idleTurns', () => {
     loop.turn();
     expect(loop.ran()).toBe(1);
     expect(loop.timers.map((t) => t.ms)).toEqual([IDLE_RETRY_MS]);
+  });
+
+  it('reports what the work throws instead of letting it out of the timer', () => {
+    const loop = handLoop([{ active: 1, idle: 9 }]);
+    const failure = new Error('a row JSON cannot hold');
+    loop.deferWork(() => {
+      throw failure;
+    });
+    expect(() => loop.turn()).not.toThrow();
+    expect(loop.errors).toEqual([failure]);
   });
 });

@@ -31,6 +31,7 @@ export interface IdleTurnTimers {
 export function idleTurns(
   loopTimeSince: LoopTimeSince,
   timers: IdleTurnTimers,
+  onError: (error: unknown) => void,
   retryMs = IDLE_RETRY_MS,
 ): (work: () => void) => void {
   /** Milliseconds this work took since the last reading. */
@@ -50,6 +51,9 @@ export function idleTurns(
     const started = timers.now();
     try {
       work();
+    } catch (error) {
+      // Run from a timer, outside any request: reported, never the end of the process.
+      onError(error);
     } finally {
       own += timers.now() - started;
     }

@@ -142,7 +142,13 @@ export class Entries {
         // written (ended at once, or cut) or, for a streamed answer, once the response closes.
         const after = () => {
           if (!accessLog && !this.metrics) return;
-          const logged = () => this.done(accessLog, method, target, op, res.statusCode, started, context);
+          const logged = () => {
+            try {
+              this.done(accessLog, method, target, op, res.statusCode, started, context);
+            } catch {
+              // Outside any request's try: a line or a metric is lost, the answer stands.
+            }
+          };
           if (res.writableEnded || res.destroyed) logged();
           else res.once('close', logged);
         };
