@@ -18,6 +18,8 @@ export interface Persistence {
   readonly health: StorageHealth;
   /** Told how long each write took to become durable, in seconds (`/metrics`). */
   onWrite?: ((seconds: number) => void) | undefined;
+  /** Nothing is ever written: `flush()` has nothing to wait for (a request need not wait on it). */
+  readonly volatile?: true;
 }
 
 /** The default: nothing to write, never unavailable. */
@@ -25,6 +27,7 @@ export const memoryPersistence: Persistence = {
   flush: async () => {},
   close: async () => {},
   health: new StorageHealth(),
+  volatile: true,
 };
 
 /**

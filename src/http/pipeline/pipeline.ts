@@ -73,6 +73,7 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
   const idempotent = idempotencyStep(deps);
   const record = requestRecorder(deps);
   const health = deps.persistence.health;
+  const volatile = deps.persistence.volatile === true;
 
   /**
    * Anything thrown, answered by the app's one error handler (src/http/error-answer.ts): its
@@ -181,19 +182,22 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
     };
     // While the store cannot write, refused before it runs; a token is stateless: clients (and
     // the dashboard's sign-in) still get one, to read with.
+    // Without an Idempotency-Key the cache has nothing to do: the operation runs directly.
+    const keyed = op.idempotent && c.facts.header('idempotency-key') !== undefined;
     if (!health.writable) {
       if (c.req.path !== TOKEN_PATH) throw health.refusal();
-      return op.idempotent ? idempotent(c, operation) : operation();
+      return keyed ? idempotent(c, operation) : operation();
     }
     const epoch = health.enter();
     try {
       let a: Answer;
       try {
-        a = op.idempotent ? await idempotent(c, operation) : await operation();
+        a = keyed ? await idempotent(c, operation) : await operation();
       } catch (error) {
         a = await problem(c, error);
       }
-      await durable(c);
+      // In memory there is nothing to wait for.
+      if (!volatile) await durable(c);
       // A rollback while this request ran (another request's write failed) may have undone its
       // changes: it does not answer success, even if its own flush found nothing left to write.
       if (health.epoch !== epoch) throw health.refusal();
