@@ -47,18 +47,19 @@ export interface RowSizerStats {
  * to do, so that saving a snapshot finds every size known and costs a lookup per row instead of
  * serialising megabytes (a first save of a 1,000-customer partner would otherwise serialise 7 MB).
  *
- * It is an index of each snapshot table (`indexFor`): every row added or replaced is queued (a
- * push), and a drain scheduled through `defer` (the composition root passes `setImmediate`, which
- * runs once the event loop has served the I/O at hand) measures up to `DRAIN_SLICE_BYTES` of them
- * per turn. Each row is measured once in its life, whether here or by a save that comes first,
- * and only while its table still holds it (versions replaced before the drain are skipped). The
- * queue holds at most `MAX_PENDING_ROWS` references, for at most the turns it takes to drain them.
+ * It is an index of each snapshot table (`indexFor`): every row added or replaced waits in its
+ * table's queue, keyed by id, so a row replaced before the drain waits as its latest version only
+ * (a queue that waits through a load never holds versions nobody else holds). A drain scheduled
+ * through `defer` (the composition root passes `idleTurns`: a turn that follows spare time)
+ * measures up to `DRAIN_SLICE_BYTES` of them per turn. Each row is measured once in its life,
+ * whether here or by a save that comes first, and only while its table still holds it (deleted
+ * rows are skipped). At most `MAX_PENDING_ROWS` rows wait, for at most the turns it takes to
+ * drain them.
  */
 export class IdleRowSizer {
-  private queue: object[] = [];
-  /** The table each queued row was written to (same positions as `queue`). */
-  private owners: RowHolder[] = [];
-  private next = 0;
+  /** Per table, the rows waiting, by id, in the order they first waited. */
+  private readonly queues = new Map<RowHolder, Map<string, object>>();
+  private pending = 0;
   private scheduled = false;
   private readonly counts = { measuredRows: 0, measuredBytes: 0, dropped: 0 };
   private waiters: (() => void)[] = [];
@@ -70,7 +71,9 @@ export class IdleRowSizer {
 
   /** The index to register on `table`: it queues every row the table gains or replaces. */
   indexFor(table: RowHolder): TableIndex<{ id: string }> {
-    const queue = (row: { id: string }) => this.enqueue(table, row);
+    const waiting = new Map<string, object>();
+    this.queues.set(table, waiting);
+    const queue = (row: { id: string }) => this.enqueue(waiting, row);
     return {
       add: queue,
       replace: (_old, row) => queue(row),
@@ -83,13 +86,16 @@ export class IdleRowSizer {
     };
   }
 
-  private enqueue(table: RowHolder, row: { id: string }): void {
-    if (this.queue.length - this.next >= this.maxPending) {
+  private enqueue(waiting: Map<string, object>, row: { id: string }): void {
+    const size = waiting.size;
+    if (size > 0 && waiting.has(row.id)) waiting.set(row.id, row);
+    else if (this.pending >= this.maxPending) {
       this.counts.dropped++;
       return;
+    } else {
+      waiting.set(row.id, row);
+      this.pending++;
     }
-    this.queue.push(row);
-    this.owners.push(table);
     if (!this.scheduled) {
       this.scheduled = true;
       this.defer(this.drain);
@@ -98,56 +104,48 @@ export class IdleRowSizer {
 
   /** Resolves once every queued row is measured (at once when none waits): tests and benches. */
   whenDrained(): Promise<void> {
-    if (this.next >= this.queue.length) return Promise.resolve();
+    if (this.pending === 0) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   stats(): RowSizerStats {
-    return { pending: this.queue.length - this.next, ...this.counts };
+    return { pending: this.pending, ...this.counts };
   }
 
   /** Measures queued rows until a slice's worth of JSON is done, then yields to the event loop. */
   readonly drain = (): void => {
     this.scheduled = false;
     let budget = DRAIN_SLICE_BYTES;
-    while (this.next < this.queue.length && budget > 0) {
-      const row = this.queue[this.next] as { id: string };
-      const owner = this.owners[this.next] as RowHolder;
-      this.next++;
-      // A version replaced or deleted since (a loan moves through several states in one request)
-      // is never saved: only the row the table holds now is worth measuring.
-      if (rowBytes.has(row) || owner.get(row.id) !== row) {
-        budget -= 64; // lookups, not a serialisation: many fit in a slice, not unboundedly many
-        continue;
+    for (const [owner, waiting] of this.queues) {
+      for (const [id, row] of waiting) {
+        if (budget <= 0) break;
+        waiting.delete(id);
+        this.pending--;
+        // A row deleted since, or measured by a save first: a lookup, not a serialisation.
+        if (rowBytes.has(row) || owner.get(id) !== row) {
+          budget -= 64; // many fit in a slice, not unboundedly many
+          continue;
+        }
+        let size: number;
+        try {
+          size = rowJsonBytes(row);
+        } catch {
+          // A row JSON cannot hold (nested too deep): the save that needs it refuses it; a drain
+          // runs outside any request and must not end the process.
+          budget -= 64;
+          continue;
+        }
+        this.counts.measuredRows++;
+        this.counts.measuredBytes += size;
+        budget -= size;
       }
-      let size: number;
-      try {
-        size = rowJsonBytes(row);
-      } catch {
-        // A row JSON cannot hold (nested too deep): the save that needs it refuses it; a drain
-        // runs outside any request and must not end the process.
-        budget -= 64;
-        continue;
-      }
-      this.counts.measuredRows++;
-      this.counts.measuredBytes += size;
-      budget -= size;
+      if (budget <= 0) break;
     }
-    if (this.next >= this.queue.length) {
-      this.queue = [];
-      this.owners = [];
-      this.next = 0;
+    if (this.pending === 0) {
       const waiters = this.waiters;
       this.waiters = [];
       for (const resolve of waiters) resolve();
       return;
-    }
-    // Under writes that never let the queue empty, drop the measured front now and then, so the
-    // array holds the waiting rows and not every row ever queued.
-    if (this.next >= 4096 && this.next * 2 >= this.queue.length) {
-      this.queue = this.queue.slice(this.next);
-      this.owners = this.owners.slice(this.next);
-      this.next = 0;
     }
     this.scheduled = true;
     this.defer(this.drain);
