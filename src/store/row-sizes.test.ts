@@ -61,8 +61,8 @@ describe('IdleRowSizer', () => {
     table.apply({ upserts: [row('b'), row('c'), row('d')], deletes: [] });
     table.delete('d');
     expect([first, second].map(isRowMeasured)).toEqual([false, false]);
-    // 'a' waits once, as its latest version; 'd' waits until the drain finds it gone.
-    expect(sizer.stats().pending).toBe(4);
+    // 'a' waits once, as its latest version; 'd' stopped waiting when it was deleted.
+    expect(sizer.stats().pending).toBe(3);
     expect(timing.waiting).toHaveLength(1);
 
     timing.runAll();
@@ -144,6 +144,18 @@ describe('IdleRowSizer', () => {
     timing.runAll();
     expect(versions.filter(isRowMeasured)).toEqual([versions.at(-1)]);
     expect(sizer.stats()).toMatchObject({ pending: 0, measuredRows: 1, dropped: 0 });
+  });
+
+  it('lets go of rows their table deleted or cleared before the drain', () => {
+    const { timing, sizer, table } = sizedTable();
+    const rows = Array.from({ length: 6 }, (_, k) => table.insert(row(`r${k}`)));
+    table.delete('r0');
+    table.apply({ upserts: [], deletes: ['r1', 'r2'] });
+    expect(sizer.stats().pending).toBe(3);
+    table.clear();
+    expect(sizer.stats().pending).toBe(0);
+    timing.runAll();
+    expect(rows.filter(isRowMeasured)).toEqual([]);
   });
 
   it('measures every row under writes that never let the queue empty, and then empties it', () => {

@@ -52,8 +52,8 @@ export interface RowSizerStats {
  * (a queue that waits through a load never holds versions nobody else holds). A drain scheduled
  * through `defer` (the composition root passes `idleTurns`: a turn that follows spare time)
  * measures up to `DRAIN_SLICE_BYTES` of them per turn. Each row is measured once in its life,
- * whether here or by a save that comes first, and only while its table still holds it (deleted
- * rows are skipped). At most `MAX_PENDING_ROWS` rows wait, for at most the turns it takes to
+ * whether here or by a save that comes first, and only while its table still holds it (a
+ * deleted row stops waiting). At most `MAX_PENDING_ROWS` rows wait, for at most the turns it takes to
  * drain them.
  */
 export class IdleRowSizer {
@@ -74,15 +74,27 @@ export class IdleRowSizer {
     const waiting = new Map<string, object>();
     this.queues.set(table, waiting);
     const queue = (row: { id: string }) => this.enqueue(waiting, row);
+    // A row deleted before the drain stops waiting: the queue keeps no row its table let go.
+    const forget = (row: { id: string }) => {
+      if (waiting.get(row.id) === row) {
+        waiting.delete(row.id);
+        this.pending--;
+      }
+    };
     return {
       add: queue,
       replace: (_old, row) => queue(row),
       addAll: (rows) => {
         for (const row of rows) queue(row);
       },
-      remove: () => {},
-      removeAll: () => {},
-      clear: () => {},
+      remove: forget,
+      removeAll: (rows) => {
+        for (const row of rows) forget(row);
+      },
+      clear: () => {
+        this.pending -= waiting.size;
+        waiting.clear();
+      },
     };
   }
 
