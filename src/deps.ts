@@ -91,7 +91,7 @@ export function createDeps(base: BaseDeps): AppDeps {
     engine,
     webhooks,
     requestIds: streams.named('requests').ids,
-    ...(rowSizer && { rowSizer }),
+    ...(rowSizer && { rowSizer: { whenDrained: () => keptAlive(rowSizer.whenDrained()) } }),
   };
 }
 
@@ -130,3 +130,13 @@ const NODE_TIMERS = {
   later: (run: () => void, ms: number) => setTimeout(run, ms).unref(),
   now: () => performance.now(),
 };
+
+/**
+ * `waiting`, with the process kept alive until it settles: the sizer's timers keep no process
+ * alive (a server's sockets do), so a caller with nothing else open (a bench, a script) would
+ * otherwise end before the drain it waits for.
+ */
+function keptAlive(waiting: Promise<void>): Promise<void> {
+  const alive = setInterval(() => {}, 60_000);
+  return waiting.finally(() => clearInterval(alive));
+}
