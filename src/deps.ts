@@ -42,6 +42,12 @@ export interface BaseDeps {
    * so that a first snapshot save finds their sizes known (default true; benchmarks compare).
    */
   measureRowsWhenIdle?: boolean;
+  /**
+   * When the row measuring runs (default: in turns that follow spare time, `idleTurns`). A host
+   * that calls the app in process, with no socket to wait on between its requests, passes its own
+   * (a bench: each turn, as a client that waits for each answer leaves a server).
+   */
+  measureRowsDefer?: (drain: () => void) => void;
   /** Told how each webhook attempt ended (`/metrics`). */
   onWebhookAttempt?: ((outcome: AttemptOutcome) => void) | undefined;
 }
@@ -69,9 +75,10 @@ export function createDeps(base: BaseDeps): AppDeps {
       ? undefined
       : measureWorldRowsWhenIdle(
           base.store,
-          idleTurns(loopTimeSince(), NODE_TIMERS, (error) =>
-            base.log.error('measuring rows for snapshot saves failed', error),
-          ),
+          base.measureRowsDefer ??
+            idleTurns(loopTimeSince(), NODE_TIMERS, (error) =>
+              base.log.error('measuring rows for snapshot saves failed', error),
+            ),
         );
   const webhooks = createWebhookDelivery({
     engine,
