@@ -99,8 +99,7 @@ export class IdleRowSizer {
   }
 
   private enqueue(waiting: Map<string, object>, row: { id: string }): void {
-    const size = waiting.size;
-    if (size > 0 && waiting.has(row.id)) waiting.set(row.id, row);
+    if (waiting.has(row.id)) waiting.set(row.id, row);
     else if (this.pending >= this.maxPending) {
       this.counts.dropped++;
       return;

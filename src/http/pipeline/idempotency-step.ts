@@ -52,9 +52,7 @@ interface InFlight {
 export function idempotencyStep(deps: AppDeps) {
   const inFlight = new Map<string, InFlight>();
 
-  return async (c: OperationContext, operate: () => Promise<Answer>): Promise<Answer> => {
-    const key = c.facts.header('idempotency-key');
-    if (key === undefined) return operate();
+  const keyed = async (c: OperationContext, key: string, operate: () => Promise<Answer>): Promise<Answer> => {
     if (key.length === 0 || key.length > 255) {
       throw new ApiError('validation_failed', 'Idempotency-Key must be 1 to 255 characters.', {
         param: 'Idempotency-Key',
@@ -112,6 +110,12 @@ export function idempotencyStep(deps: AppDeps) {
     } finally {
       inFlight.delete(id);
     }
+  };
+
+  // Without a key there is nothing to look up or keep: the operation runs as it is, no promise added.
+  return (c: OperationContext, operate: () => Promise<Answer>): Promise<Answer> => {
+    const key = c.facts.header('idempotency-key');
+    return key === undefined ? operate() : keyed(c, key, operate);
   };
 }
 

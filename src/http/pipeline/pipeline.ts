@@ -182,17 +182,15 @@ export function createPipeline(deps: AppDeps, unmatched: Unmatched) {
     };
     // While the store cannot write, refused before it runs; a token is stateless: clients (and
     // the dashboard's sign-in) still get one, to read with.
-    // Without an Idempotency-Key the cache has nothing to do: the operation runs directly.
-    const keyed = op.idempotent && c.facts.header('idempotency-key') !== undefined;
     if (!health.writable) {
       if (c.req.path !== TOKEN_PATH) throw health.refusal();
-      return keyed ? idempotent(c, operation) : operation();
+      return op.idempotent ? idempotent(c, operation) : operation();
     }
     const epoch = health.enter();
     try {
       let a: Answer;
       try {
-        a = keyed ? await idempotent(c, operation) : await operation();
+        a = op.idempotent ? await idempotent(c, operation) : await operation();
       } catch (error) {
         a = await problem(c, error);
       }
