@@ -161,6 +161,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const entry = deps.clusterGate ? undefined : nodeEntryOf(app);
   const honest = honestConnections(MAX_BODY_BYTES);
   let slow: ReturnType<typeof answerSlowClientsAsProblems> | undefined;
+  let advertise: ((res: ServerResponse) => void) | undefined;
   // Node's request handler: the request path's Node entry answers a /v3 request with a plain
   // target itself (src/http/pipeline/entries.ts; it prints its own access line), the app through
   // @hono/node-server the rest (the same pipeline for /v3). A request with a body is known to the
@@ -169,6 +170,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const listen =
     (app: RequestListener): RequestListener =>
     (req: IncomingMessage, res: ServerResponse) => {
+      advertise?.(res);
       if (hasBody(req)) slow?.receiving(req, res);
       honest(req, res);
       if (entry && !cap?.refused(req.socket) && entry.node(req, res, accessLog)) return;
@@ -205,7 +207,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       void deps.persistence.close().finally(() => reject(error));
     });
     slow = answerSlowClientsAsProblems(s as Server, () => config.publicUrl);
-    keepIdleConnectionsPastTheirHint(s as Server, options.keepAliveTimeoutMs);
+    advertise = keepIdleConnectionsPastTheirHint(s as Server, options.keepAliveTimeoutMs);
     if (options.hosted) {
       cap = limitConnectionsPerClient(
         s as Server,

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 
 /** What the server advertises in `Keep-Alive: timeout=5`: Node's default, kept. */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
@@ -22,26 +22,31 @@ interface KeepAliveBuffered {
   keepAliveTimeoutBuffer?: number;
 }
 
-/** Advertises `advertisedMs` and closes idle connections `KEEP_ALIVE_GRACE_MS` later. */
+interface AdvertisedTimeout {
+  /** node:http's copy of `server.keepAliveTimeout` on each answer, the one `Keep-Alive: timeout=` is written from. */
+  _keepAliveTimeout?: number;
+}
+
+/**
+ * Advertises `advertisedMs` and closes idle connections `KEEP_ALIVE_GRACE_MS` later. On Node
+ * ≥ 24.6 that is the server's own `keepAliveTimeoutBuffer`, and nothing is left to do per request
+ * (returns undefined). On older Node the server's idle timeout is set to the hint plus the grace
+ * (Node 20 adds its own second), and the returned function, called on each answer before its
+ * head is written, puts the hint back into what the answer advertises: one property write a
+ * request, where a listener re-arming the socket's timer after each answer cost two timer moves.
+ */
 export function keepIdleConnectionsPastTheirHint(
   server: Server,
   advertisedMs = DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
-): void {
-  server.keepAliveTimeout = advertisedMs;
+): ((res: ServerResponse) => void) | undefined {
   const buffered = server as Server & KeepAliveBuffered;
   if (typeof buffered.keepAliveTimeoutBuffer === 'number') {
+    server.keepAliveTimeout = advertisedMs;
     buffered.keepAliveTimeoutBuffer = KEEP_ALIVE_GRACE_MS;
-    return;
+    return undefined;
   }
-  // Older Node: when an answer is finished, node:http sets the idle connection's timeout to
-  // `keepAliveTimeout` (Node 20.20: plus 1 s) in its own 'finish' listener, added before the
-  // request is handed out; this one runs after it and lengthens that timeout (node:http clears it
-  // when the next request arrives). A connection closing after the answer, or busy, is left alone.
-  server.on('request', (req, res) => {
-    res.once('finish', () => {
-      const socket = req.socket;
-      if (!socket.destroyed && (socket.timeout ?? 0) >= advertisedMs)
-        socket.setTimeout(advertisedMs + KEEP_ALIVE_GRACE_MS);
-    });
-  });
+  server.keepAliveTimeout = advertisedMs + KEEP_ALIVE_GRACE_MS;
+  return (res) => {
+    (res as ServerResponse & AdvertisedTimeout)._keepAliveTimeout = advertisedMs;
+  };
 }
