@@ -144,10 +144,17 @@ export class ApiError extends Error {
   readonly headers: Record<string, string> | undefined;
 
   constructor(code: ErrorCode, detail: string, options: ApiErrorOptions = {}) {
+    const status = options.status ?? ERROR_CATALOG[code].status;
+    // A refusal is an answer, not a fault: nothing reads its stack, and capturing one costs more
+    // than the rest of a 404 (4–5 µs a frame walk here, several times that under load). A 5xx
+    // keeps its stack for the log.
+    const limit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
     super(detail);
+    Error.stackTraceLimit = limit;
     this.name = 'ApiError';
     this.code = code;
-    this.status = options.status ?? ERROR_CATALOG[code].status;
+    this.status = status;
     this.title = ERROR_CATALOG[code].title;
     this.param = options.param;
     this.errors = options.errors;

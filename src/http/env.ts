@@ -11,6 +11,8 @@ export interface AppEnv {
     requestId: string;
     /** The API-side fault rule that acted on this request, and what the client got when it was no HTTP answer. */
     fault: AppliedFault;
+    /** The `code` of the problem this request was answered with, when `problemResponse` rendered it. */
+    problemCode: string;
   };
 }
 

@@ -51,10 +51,10 @@ export function problemResponse(
   // c.body keeps headers set earlier with c.header (RateLimit-*), unlike a bare Response.
   c.header('content-type', 'application/problem+json');
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-  return c.body(
-    JSON.stringify(problemBody(error, publicUrl, problemInstance(c))),
-    error.status as ContentfulStatusCode,
-  );
+  const text = JSON.stringify(problemBody(error, publicUrl, problemInstance(c)));
+  // The request inspector files the answer under this code without parsing it back.
+  c.set('problemCode', error.code);
+  return c.body(text, error.status as ContentfulStatusCode);
 }
 
 export { ApiError };

@@ -55,7 +55,10 @@ export function requestRecorder(deps: AppDeps) {
         idempotency_key: idempotencyKey,
         idempotent_replayed:
           idempotencyKey !== null && answerHeader(a.headers, 'idempotent-replayed') === 'true',
-        error_code: status >= 400 && text !== null ? errorCode(text) : null,
+        error_code:
+          status >= 400 && text !== null
+            ? ((fault?.sent ? null : c.get('problemCode')) ?? errorCode(text))
+            : null,
         authorization: authorization === undefined ? null : redactAuthorization(authorization),
         content_type: facts.header('content-type') ?? null,
         user_agent: facts.header('user-agent') ?? null,

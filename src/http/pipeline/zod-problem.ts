@@ -7,7 +7,16 @@ type Schema = z.ZodType;
 export function parsed(schema: Schema, value: unknown, target: string): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const errors = fieldErrors(result.error, target);
+  // zod builds its error (an Error, with a stack nobody reads) on this first read.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  let error: z.ZodError;
+  try {
+    error = result.error;
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  const errors = fieldErrors(error, target);
   throw new ApiError('validation_failed', summarize(errors), { param: errors[0]?.param, errors });
 }
 
