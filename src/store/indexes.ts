@@ -65,12 +65,23 @@ export type RowOrder<T> = ((a: T, b: T) => number) & { against?: (b: T) => (a: T
 /**
  * Rows grouped by a key, each group kept sorted ascending by `order`. Serves cursor pagination in
  * O(log n + page size): the cursor row is found by binary search, never by a scan.
+ *
+ * A row leaving a long group far from its end (an offer leaving `available`, a loan leaving
+ * `pending_signature`) is not spliced out at once, which would move every row after it: it is
+ * found by binary search and noted as gone, and the group's array is cut down in one pass when a
+ * reader asks for it (`rows`, `positionOf`) or when a sixteenth of it is gone. So removing costs
+ * O(log n) plus, amortised, 16 moves, and at most a sixteenth of a group's array are rows already
+ * gone (old versions kept alive until then). Groups are exact whenever they are read.
  */
 export class SortedIndex<T> implements TableIndex<T> {
   private readonly groups = new Map<string, T[]>();
+  /** Rows removed from a group but still in its array, by group key. */
+  private readonly gone = new Map<string, Set<T>>();
   constructor(
     private readonly key: (row: T) => string | undefined,
     readonly order: RowOrder<T>,
+    /** A removal that moves at most this many rows is done at once (tests pass 0). */
+    private readonly spliceUpTo = 64,
   ) {}
 
   add(row: T): void {
@@ -80,6 +91,12 @@ export class SortedIndex<T> implements TableIndex<T> {
     if (!list) {
       list = [];
       this.groups.set(k, list);
+    }
+    const gone = this.gone.get(k);
+    // The very row removed earlier and still in place: it is back where it was.
+    if (gone?.delete(row)) {
+      if (gone.size === 0) this.gone.delete(k);
+      return;
     }
     // Appending (the newest row of a creation-order list) is the common case: no search, no splice.
     const last = list[list.length - 1];
@@ -101,6 +118,7 @@ export class SortedIndex<T> implements TableIndex<T> {
         list = [];
         this.groups.set(k, list);
       }
+      this.settle(k, list);
       list.push(row);
       touched.add(list);
     }
@@ -125,11 +143,9 @@ export class SortedIndex<T> implements TableIndex<T> {
     for (const [k, gone] of byGroup) {
       const list = this.groups.get(k);
       if (!list) continue;
-      // In place: `rows()` hands out live views of these arrays.
-      let kept = 0;
-      for (const row of list) if (!gone.has(row)) list[kept++] = row;
-      list.length = kept;
-      if (kept === 0) this.groups.delete(k);
+      for (const row of this.gone.get(k) ?? []) gone.add(row);
+      this.gone.delete(k);
+      this.cut(k, list, gone);
     }
   }
   remove(row: T): void {
@@ -137,15 +153,24 @@ export class SortedIndex<T> implements TableIndex<T> {
     if (k === undefined) return;
     const list = this.groups.get(k);
     if (!list) return;
+    let gone = this.gone.get(k);
+    if (gone?.has(row)) return;
     // Dropping the oldest row (a ring trimmed from the front) is a shift, not a search.
-    if (list[0] === row) {
-      list.shift();
-      if (list.length === 0) this.groups.delete(k);
+    const at = list[0] === row ? 0 : this.find(list, row);
+    if (at < 0) return;
+    if (at === 0) list.shift();
+    else if (list.length - at <= this.spliceUpTo) list.splice(at, 1);
+    else {
+      if (!gone) {
+        gone = new Set();
+        this.gone.set(k, gone);
+      }
+      gone.add(row);
+      // Cut out once a sixteenth is gone (a group all gone is dropped by the cut).
+      if (gone.size * 16 >= list.length) this.settle(k, list);
       return;
     }
-    const at = this.find(list, row);
-    if (at >= 0) list.splice(at, 1);
-    if (list.length === 0) this.groups.delete(k);
+    if (list.length === (gone?.size ?? 0)) this.drop(k);
   }
   /**
    * Swaps in a row's new version in place, O(log n), when its key and rank are unchanged (a
@@ -155,9 +180,9 @@ export class SortedIndex<T> implements TableIndex<T> {
   replace(old: T, row: T): void {
     const k = this.key(old);
     const list = k === undefined ? undefined : this.groups.get(k);
-    if (list && k === this.key(row) && this.order(old, row) === 0) {
-      const at = this.lowerBound(list, old);
-      if (list[at] === old) {
+    if (list && k === this.key(row) && this.order(old, row) === 0 && !this.gone.get(k as string)?.has(old)) {
+      const at = this.find(list, old);
+      if (at >= 0) {
         list[at] = row;
         return;
       }
@@ -167,25 +192,58 @@ export class SortedIndex<T> implements TableIndex<T> {
   }
   clear(): void {
     this.groups.clear();
+    this.gone.clear();
   }
   /** Whether the group has any row: one map lookup, nothing allocated (hot-path checks). */
   has(key: string): boolean {
     return this.groups.has(key);
   }
-  /** The group's rows in ascending order (a live view: do not mutate). */
+  /** The group's rows in ascending order (a live view: do not mutate, do not keep across writes). */
   rows(key: string): readonly T[] {
-    return this.groups.get(key) ?? [];
+    const list = this.groups.get(key);
+    if (!list) return [];
+    this.settle(key, list);
+    return list;
   }
   /** Position of `row` in its group, or -1 if it is not there. */
   positionOf(key: string, row: T): number {
     const list = this.groups.get(key);
     if (!list) return -1;
+    this.settle(key, list);
     return this.find(list, row);
+  }
+  /** Rows removed but not yet cut out of their group's array (tests, the bound). */
+  pendingRemovals(): number {
+    let n = 0;
+    for (const gone of this.gone.values()) n += gone.size;
+    return n;
+  }
+
+  /** Cuts the rows noted as gone out of the group's array, in one pass. */
+  private settle(k: string, list: T[]): void {
+    const gone = this.gone.get(k);
+    if (!gone) return;
+    this.gone.delete(k);
+    this.cut(k, list, gone);
+  }
+
+  private cut(k: string, list: T[], gone: ReadonlySet<T>): void {
+    // In place: `rows()` hands out live views of these arrays.
+    let kept = 0;
+    for (const row of list) if (!gone.has(row)) list[kept++] = row;
+    list.length = kept;
+    if (kept === 0) this.drop(k);
+  }
+
+  private drop(k: string): void {
+    this.groups.delete(k);
+    this.gone.delete(k);
   }
 
   /**
    * Where `row` itself is in `list`, or -1: its rank by binary search, then past rows that rank
-   * equal (the order is total for rows the API writes, but rows an older version let in may tie).
+   * equal (the order is total for rows the API writes, but rows an older version let in may tie,
+   * and so do a row's versions while an old one waits to be cut out).
    */
   private find(list: readonly T[], row: T): number {
     for (let at = this.lowerBound(list, row); at < list.length; at++) {
