@@ -180,7 +180,14 @@ export class SortedIndex<T> implements TableIndex<T> {
   replace(old: T, row: T): void {
     const k = this.key(old);
     const list = k === undefined ? undefined : this.groups.get(k);
-    if (list && k === this.key(row) && this.order(old, row) === 0 && !this.gone.get(k as string)?.has(old)) {
+    // A row noted as gone is not swapped back in place: its note would outlive it in the array.
+    if (
+      k !== undefined &&
+      list &&
+      k === this.key(row) &&
+      this.order(old, row) === 0 &&
+      !this.gone.get(k)?.has(old)
+    ) {
       const at = this.find(list, old);
       if (at >= 0) {
         list[at] = row;
