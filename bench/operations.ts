@@ -1,23 +1,28 @@
 // Every operation of the OpenAPI document (every GET; every POST, PUT, PATCH and DELETE: the four
-// writes the issue names here, the others in bench/write-cases.ts) through the whole sandbox (`serve`'s default flags: access log `pretty` to /dev/null, request inspector at
-// 1,000 entries, rate limiter on but out of reach) against a bare Hono app answering the same
-// bytes at the same path (bench/servers/bare-operations.ts; a write: it parses the same body and
-// answers the same JSON). Interleaved: for each operation, RUNS rounds of ROUND_SECONDS, the side
-// that goes first alternating; the ratios are pooled medians of the per-round ratios. Server CPU
+// writes the issue names here, the others in bench/write-cases.ts) through the whole sandbox
+// (`serve`'s default flags: access log `pretty` to /dev/null, request inspector at 1,000 entries,
+// rate limiter on but out of reach) against a bare Hono app answering the same bytes at the same
+// path (bench/servers/bare-operations.ts; a write: it parses the same body and answers the same
+// JSON).
+//
+// RUNS runs (default 5), each on a fresh pair of server processes: a server process keeps its own
+// speed through its life (two processes of the same build differ by ±13 %, once by a third; see
+// docs/performance.md), so a figure pooled over one pair measures that pair. In each run, every
+// operation gets WARM_SECONDS of load on each side, then ROUNDS interleaved rounds (default 1) of
+// ROUND_SECONDS on each side, the side that goes first alternating by operation, round and run.
+// The ratios are pooled medians of the per-round ratios of all runs, with their range. Server CPU
 // per request (all threads, user + system) is read around each round; bytes allocated per request
 // are measured after, with both servers on a young generation large enough that no collection
 // runs during a round (rounds with one are discarded).
 //
-// `npm run bench:operations` (env RUNS=5, ROUND_SECONDS=1, CONSUMED=100; ONLY=GET /loans,POST for
-// some): about 25 to 35 minutes on 2 cores. An operation the bench cannot repeat is listed as not
-// measured, with the answer it got, and the others go on.
-// Prints one markdown table and the machine's load at the start and the end.
-import { type ChildProcess, fork } from 'node:child_process';
+// `npm run bench:operations` (env RUNS=5, ROUNDS=1, WARM_SECONDS=3, ROUND_SECONDS=1; ONLY=GET
+// /loans,POST for some): about 50 minutes on 2 cores. An operation the bench cannot repeat is
+// listed as not measured, with the answer it got, and the others go on.
+// Prints one markdown table and the machine's load at the start, after each run and at the end.
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import {
   basicOf,
   call,
@@ -29,12 +34,16 @@ import {
   session,
   writer,
 } from '../test/support/operation-data.js';
+import { allocated, type Case, CONNECTIONS, fire, type Round, startWith } from './operation-rounds.js';
 import type { BareAnswer } from './servers/bare-operations.js';
-import { buildDist, childCpuMicros, median, startChild } from './support.js';
+import { buildDist, median, startChild } from './support.js';
 import { coveredWrites, writeCases } from './write-cases.js';
 
 const BENCH_BASIC = basicOf('cid_bench', 'svc_cs_test_bench');
+/** Runs, each on a fresh pair of server processes. */
 const RUNS = Number(process.env.RUNS ?? 5);
+/** Interleaved rounds of each operation per run. */
+const ROUNDS = Number(process.env.ROUNDS ?? 1);
 /** Only the operations whose label contains one of these (comma-separated), e.g. ONLY=POST,PATCH. */
 const ONLY = process.env.ONLY?.split(',').filter(Boolean);
 const ROUND_SECONDS = Number(process.env.ROUND_SECONDS ?? 1);
@@ -44,154 +53,19 @@ const ROUND_SECONDS = Number(process.env.ROUND_SECONDS ?? 1);
  * it levels off; bare Hono's within the first second), so rounds compare steady states.
  */
 const WARM_SECONDS = Number(process.env.WARM_SECONDS ?? 3);
-const CONNECTIONS = 32;
 /** Loans per round: each needs an offer and a simulation of its own, made before the rounds. */
 const LOAN_BATCH = Number(process.env.LOAN_BATCH ?? 300);
 const ALLOC_REQUESTS = 1000;
 const ALLOC_LOANS = 200;
 /** Requests per round reading one inspector entry: well under the log's 1,000, so it stays. */
 const REQUEST_LOG_ROUND = 600;
-const READ_TARGET = 0.85;
-const WRITE_TARGET = 0.5;
-const CPU_BUDGET = 1.15;
-
-interface Spec {
-  method: string;
-  path: string;
-  headers?: Record<string, string>;
-  /** A fresh body per request (a write). */
-  body?: () => string | Buffer;
-  /** A fresh target and body per request (a write on a resource of its own). */
-  next?: () => { path: string; body?: string | Buffer };
-  /** Headers read when the round starts (a token renewed before it), instead of `headers`. */
-  headersOf?: () => Record<string, string>;
-}
-
-interface Case {
-  label: string;
-  write: boolean;
-  sandbox: Spec;
-  bare: Spec;
-  /** Requests per round when the round is counted, not timed (loans: each consumes an offer). */
-  amount?: number;
-  /**
-   * Run before each round of the sandbox with its number of requests (an inspector entry falls out
-   * of the log after 1,000 requests; a consuming write makes what each request acts on).
-   */
-  prepare?: (n: number) => Promise<void>;
-  /** How the bare app reads a write's body. */
-  parse?: 'json' | 'form' | 'none';
-}
-
-interface Round {
-  rps: number;
-  cpu: number;
-  non2xx: number;
-}
-
 const load = () =>
   loadavg()
     .map((x) => x.toFixed(2))
     .join(' / ');
-
-async function fire(
-  child: ChildProcess,
-  base: string,
-  spec: Spec,
-  seconds: number,
-  amount?: number,
-): Promise<Round> {
-  const before = await childCpuMicros(child);
-  const started = performance.now();
-  const statuses = new Map<number, number>();
-  let instance: ReturnType<typeof autocannon.track> | undefined;
-  const done = new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon(
-      {
-        url: base,
-        connections: amount === undefined ? CONNECTIONS : Math.min(CONNECTIONS, amount),
-        pipelining: 1,
-        ...(amount === undefined ? { duration: seconds } : { amount }),
-        requests: [
-          {
-            method: spec.method as 'GET',
-            path: spec.path,
-            headers: {
-              ...(spec.body ? { 'content-type': 'application/json' } : {}),
-              ...(spec.headersOf?.() ?? spec.headers),
-            },
-            ...((spec.body || spec.next) && {
-              setupRequest: (req: autocannon.Request) => {
-                if (spec.next) {
-                  const next = spec.next();
-                  req.path = next.path;
-                  if (next.body !== undefined) req.body = next.body;
-                } else req.body = (spec.body as () => string)();
-                return req;
-              },
-            }),
-          },
-        ],
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    ) as unknown as ReturnType<typeof autocannon.track>;
-  });
-  // A counted round is timed from its first request sent to its last answer: autocannon itself
-  // ends a round on its next one-second tick, which would swamp a round of a hundred requests.
-  let first = Number.POSITIVE_INFINITY;
-  let last = 0;
-  (instance as unknown as NodeJS.EventEmitter).on(
-    'response',
-    (_client: unknown, status: number, _bytes: number, responseTime: number) => {
-      if (status >= 300) statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      const now = performance.now();
-      first = Math.min(first, now - responseTime);
-      last = now;
-    },
-  );
-  const result = await done;
-  const elapsed = (amount === undefined || last === 0 ? performance.now() - started : last - first) / 1000;
-  if (result.non2xx > 0)
-    console.error(`${spec.method} ${spec.path}: answers ${JSON.stringify(Object.fromEntries(statuses))}`);
-  const used = (await childCpuMicros(child)) - before;
-  const total = result.requests.total;
-  return {
-    rps: total / Math.max(elapsed, 0.001),
-    cpu: used / Math.max(total, 1),
-    non2xx: result.non2xx,
-  };
-}
-
-function heap(child: ChildProcess): Promise<{ heap: number; collections: number }> {
-  return new Promise((resolve) => {
-    const onMessage = (m: unknown) => {
-      const answer = m as { heap?: number; collections?: number };
-      if (answer.heap === undefined) return;
-      child.off('message', onMessage);
-      resolve(answer as { heap: number; collections: number });
-    };
-    child.on('message', onMessage);
-    child.send('heap');
-  });
-}
-
-async function allocated(
-  child: ChildProcess,
-  base: string,
-  spec: Spec,
-  amount: number,
-  prepare?: (n: number) => Promise<void>,
-): Promise<number> {
-  const perRequest: number[] = [];
-  for (let round = 0; round < 5 && perRequest.length < 3; round++) {
-    await prepare?.(amount);
-    const before = await heap(child);
-    await fire(child, base, spec, 0, amount);
-    const after = await heap(child);
-    if (after.collections === before.collections) perRequest.push((after.heap - before.heap) / amount);
-  }
-  return perRequest.length > 0 ? median(perRequest) : Number.NaN;
-}
+const READ_TARGET = 0.85;
+const WRITE_TARGET = 0.5;
+const CPU_BUDGET = 1.15;
 
 async function cases(s: Session, loans: number): Promise<Case[]> {
   const document = await call<{ paths: Record<string, Record<string, unknown>> }>(s, 'GET', '/openapi.json');
@@ -322,10 +196,16 @@ async function answers(s: Session, list: Case[]): Promise<BareAnswer[]> {
 const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '—');
 const whole = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
 
-async function main() {
-  const startedAt = new Date();
-  const loadBefore = load();
-  buildDist();
+/** Per operation, the rounds of each side (sandbox, bare), pooled over every run. */
+type Pool = Map<string, [Round[], Round[]]>;
+
+/**
+ * One run: a fresh sandbox (seeded through its API), a fresh bare app answering what that sandbox
+ * answered, each operation warmed on both sides, then ROUNDS interleaved rounds of each operation.
+ * Every server process is killed at the end: the next run starts its own (a process keeps its
+ * own speed through its life, so pooling runs pools processes, not only rounds).
+ */
+async function run(index: number, pool: Pool): Promise<Case[]> {
   const receiver = await startChild('./servers/webhook-receiver.ts');
   const sandbox = await startChild('./servers/sandbox.ts', {
     ACCESS_LOG: 'pretty',
@@ -337,18 +217,18 @@ async function main() {
     await seed(s, `http://127.0.0.1:${receiver.port}/hook`);
     const all = await cases(
       s,
-      ONLY && !ONLY.some((o) => 'POST /loans'.includes(o)) ? 1 : (RUNS + 1) * LOAN_BATCH + 10,
+      ONLY && !ONLY.some((o) => 'POST /loans'.includes(o)) ? 1 : (ROUNDS + 1) * LOAN_BATCH + 10,
     );
     const list = ONLY ? all.filter((c) => ONLY.some((o) => c.label.includes(o))) : all;
     const file = join(mkdtempSync(join(tmpdir(), 'bench-ops-')), 'answers.json');
     writeFileSync(file, JSON.stringify(await answers(s, list)));
+    answersFile = file;
     const bare = await startChild('./servers/bare-operations.ts', { OPERATIONS_FILE: file });
     children.push(bare.child);
     const sides = [
       { child: sandbox.child, base: `http://127.0.0.1:${sandbox.port}`, pick: (c: Case) => c.sandbox },
       { child: bare.child, base: `http://127.0.0.1:${bare.port}`, pick: (c: Case) => c.bare },
     ];
-    const rounds = list.map(() => [[], []] as [Round[], Round[]]);
     /** One round of one side; an operation that fails a round is set aside (`failed`). */
     const round = async (c: Case, which: number, seconds: number, amount: number | undefined) => {
       if (failed.has(c.label)) return undefined;
@@ -367,46 +247,70 @@ async function main() {
       for (const which of [0, 1])
         await round(c, which, WARM_SECONDS, c.amount && Math.min(c.amount, LOAN_BATCH));
     }
-    for (let run = 0; run < RUNS; run++) {
+    for (let r = 0; r < ROUNDS; r++) {
       for (const [i, c] of list.entries()) {
+        const rounds = pool.get(c.label) ?? ([[], []] as [Round[], Round[]]);
+        pool.set(c.label, rounds);
         for (let k = 0; k < 2; k++) {
-          const which = (run + i + k) % 2;
-          const r = await round(c, which, ROUND_SECONDS, c.amount);
-          if (r) rounds[i]?.[which]?.push(r);
+          // Which side goes first alternates by operation, round and run.
+          const which = (index + r + i + k) % 2;
+          const result = await round(c, which, ROUND_SECONDS, c.amount);
+          if (result) rounds[which]?.push(result);
         }
       }
     }
-    const loadAfterRuns = load();
-    const bytes = await allocation(
-      list.filter((c) => !failed.has(c.label)),
-      file,
-    );
-    const rows = list.map((c, i) => {
-      const why = failed.get(c.label);
-      if (why !== undefined) {
-        return `| \`${c.label}\` | — | — | not measured: ${why.replaceAll('|', '/').replaceAll('\n', ' ')} | — | — | — | MISSED (not measured) |`;
-      }
-      const [mine, theirs] = rounds[i] as [Round[], Round[]];
-      const throughput = mine.map((r, k) => r.rps / (theirs[k]?.rps ?? Number.NaN));
-      const cpu = mine.map((r, k) => r.cpu / (theirs[k]?.cpu ?? Number.NaN));
-      const t = median(throughput);
-      const u = median(cpu);
-      const target = c.write ? WRITE_TARGET : READ_TARGET;
-      const met = t >= target && (c.write || u <= CPU_BUDGET);
-      return `| \`${c.label}\` | ${whole(median(mine.map((r) => r.rps)))} | ${whole(median(theirs.map((r) => r.rps)))} | **${fixed(t)}** (${fixed(Math.min(...throughput))}–${fixed(Math.max(...throughput))}) | ${fixed(median(mine.map((r) => r.cpu)))} / ${fixed(median(theirs.map((r) => r.cpu)))} | **${fixed(u)}** | ${whole(bytes.get(c.label)?.[0] ?? Number.NaN)} / ${whole(bytes.get(c.label)?.[1] ?? Number.NaN)} | ≥ ${target}${c.write ? '' : `, CPU ≤ ${CPU_BUDGET}`}: ${met ? 'met' : 'MISSED'} |`;
-    });
-    console.log(
-      [
-        `Run ${startedAt.toISOString()}: ${WARM_SECONDS} s of load on each side before ${RUNS} interleaved rounds of ${ROUND_SECONDS} s per operation (loans: ${LOAN_BATCH} requests a round), ${CONNECTIONS} connections, loopback; load average (1 / 5 / 15 min) ${loadBefore} at the start, ${loadAfterRuns} after the rounds; ${((Date.now() - startedAt.getTime()) / 60000).toFixed(1)} min in all.`,
-        '',
-        '| operation | sandbox req/s | bare req/s | throughput × bare (pooled median; range of rounds) | CPU µs per request, sandbox / bare | CPU × bare | bytes allocated per request, sandbox / bare | target |',
-        '|---|---:|---:|---|---:|---:|---:|---|',
-        ...rows,
-      ].join('\n'),
-    );
+    return list;
   } finally {
     for (const child of children) child.kill();
   }
+}
+
+/** The answers file of the last run: the allocation pass's bare app answers from it. */
+let answersFile = '';
+
+async function main() {
+  const startedAt = new Date();
+  const loadBefore = load();
+  buildDist();
+  const pool: Pool = new Map();
+  /** The last run's cases: the allocation pass's bare app answers what that run's sandbox did. */
+  let list: Case[] = [];
+  const loads: string[] = [];
+  for (let index = 0; index < RUNS; index++) {
+    list = await run(index, pool);
+    loads.push(loadavg()[0]?.toFixed(2) ?? '?');
+  }
+  const loadAfterRuns = load();
+  const labels = list.map((c) => c.label);
+  const writes = new Set(list.filter((c) => c.write).map((c) => c.label));
+  const bytes = await allocation(
+    list.filter((c) => !failed.has(c.label)),
+    answersFile,
+  );
+  const rows = labels.map((label) => {
+    const why = failed.get(label);
+    if (why !== undefined) {
+      return `| \`${label}\` | — | — | not measured: ${why.replaceAll('|', '/').replaceAll('\n', ' ')} | — | — | — | MISSED (not measured) |`;
+    }
+    const write = writes.has(label);
+    const [mine, theirs] = pool.get(label) as [Round[], Round[]];
+    const throughput = mine.map((r, k) => r.rps / (theirs[k]?.rps ?? Number.NaN));
+    const cpu = mine.map((r, k) => r.cpu / (theirs[k]?.cpu ?? Number.NaN));
+    const t = median(throughput);
+    const u = median(cpu);
+    const target = write ? WRITE_TARGET : READ_TARGET;
+    const met = t >= target && (write || u <= CPU_BUDGET);
+    return `| \`${label}\` | ${whole(median(mine.map((r) => r.rps)))} | ${whole(median(theirs.map((r) => r.rps)))} | **${fixed(t)}** (${fixed(Math.min(...throughput))}–${fixed(Math.max(...throughput))}) | ${fixed(median(mine.map((r) => r.cpu)))} / ${fixed(median(theirs.map((r) => r.cpu)))} | **${fixed(u)}** (${fixed(Math.min(...cpu))}–${fixed(Math.max(...cpu))}) | ${whole(bytes.get(label)?.[0] ?? Number.NaN)} / ${whole(bytes.get(label)?.[1] ?? Number.NaN)} | ≥ ${target}${write ? '' : `, CPU ≤ ${CPU_BUDGET}`}: ${met ? 'met' : 'MISSED'} |`;
+  });
+  console.log(
+    [
+      `Run ${startedAt.toISOString()}: ${RUNS} runs, each on a fresh pair of server processes (a sandbox seeded through its API, a bare app answering what it answered): ${WARM_SECONDS} s of load on each side per operation, then ${ROUNDS} interleaved round${ROUNDS === 1 ? '' : 's'} of ${ROUND_SECONDS} s per operation and side (loans: ${LOAN_BATCH} requests a round), ${CONNECTIONS} connections, loopback. Load average (1 / 5 / 15 min) ${loadBefore} at the start, ${loadAfterRuns} after the runs (1 min after each run: ${loads.join(', ')}); ${((Date.now() - startedAt.getTime()) / 60000).toFixed(1)} min in all.`,
+      '',
+      '| operation | sandbox req/s | bare req/s | throughput × bare (pooled median; range of rounds) | CPU µs per request, sandbox / bare | CPU × bare (pooled median; range) | bytes allocated per request, sandbox / bare | target |',
+      '|---|---:|---:|---|---:|---|---:|---|',
+      ...rows,
+    ].join('\n'),
+  );
 }
 
 /** Bytes allocated per request, each side on its own server with a large young generation. */
@@ -451,19 +355,6 @@ async function allocation(list: Case[], file: string): Promise<Map<string, [numb
     sandbox.child.kill();
     bare.child.kill();
   }
-}
-
-async function startWith(script: string, env: Record<string, string>, flags: string[]) {
-  const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], {
-    execArgv: ['--import', 'tsx', ...flags],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: { ...process.env, ...env },
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m) => resolve((m as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-  return { child, port };
 }
 
 await main();
