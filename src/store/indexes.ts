@@ -92,17 +92,19 @@ export class SortedIndex<T> implements TableIndex<T> {
       list = [];
       this.groups.set(k, list);
     }
-    const gone = this.gone.get(k);
-    // The very row removed earlier and still in place: it is back where it was.
-    if (gone?.delete(row)) {
-      if (gone.size === 0) this.gone.delete(k);
-      return;
+    if (this.gone.size > 0) {
+      const gone = this.gone.get(k);
+      // The very row removed earlier and still in place: it is back where it was.
+      if (gone?.delete(row)) {
+        if (gone.size === 0) this.gone.delete(k);
+        return;
+      }
     }
-    // Appending (the newest row of a creation-order list) is the common case: no search, no splice.
+    // Appending (the newest row of a creation-order list) is the common case: one comparison, no
+    // closure, no search, no splice.
     const last = list[list.length - 1];
-    const versus = this.versus(row);
-    if (last === undefined || versus(last) < 0) list.push(row);
-    else list.splice(this.lowerBound(list, row, versus), 0, row);
+    if (last === undefined || this.order(last, row) < 0) list.push(row);
+    else list.splice(this.lowerBound(list, row), 0, row);
   }
   /**
    * Adds many rows with one sort per group touched: a restore of n rows in random order (a name
@@ -153,7 +155,7 @@ export class SortedIndex<T> implements TableIndex<T> {
     if (k === undefined) return;
     const list = this.groups.get(k);
     if (!list) return;
-    let gone = this.gone.get(k);
+    let gone = this.gone.size > 0 ? this.gone.get(k) : undefined;
     if (gone?.has(row)) return;
     // Dropping the oldest row (a ring trimmed from the front) is a shift, not a search.
     const at = list[0] === row ? 0 : this.find(list, row);
@@ -186,7 +188,7 @@ export class SortedIndex<T> implements TableIndex<T> {
       list &&
       k === this.key(row) &&
       this.order(old, row) === 0 &&
-      !this.gone.get(k)?.has(old)
+      !(this.gone.size > 0 && this.gone.get(k)?.has(old))
     ) {
       const at = this.find(list, old);
       if (at >= 0) {
@@ -228,6 +230,7 @@ export class SortedIndex<T> implements TableIndex<T> {
 
   /** Cuts the rows noted as gone out of the group's array, in one pass. */
   private settle(k: string, list: T[]): void {
+    if (this.gone.size === 0) return;
     const gone = this.gone.get(k);
     if (!gone) return;
     this.gone.delete(k);
