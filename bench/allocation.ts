@@ -3,27 +3,13 @@
 // answered, so the growth of the heap in use over them, ÷ N, is what they allocated. Rounds in
 // which a collection ran anyway are discarded. `npx tsx bench/allocation.ts` (ROOT=<checkout> to
 // measure another build; its dist/ must exist).
-import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchSession, buildDist, load, median } from './support.js';
+import { benchSession, buildDist, childHeap, load, median } from './support.js';
 
 const ROOT = process.env.ROOT ?? fileURLToPath(new URL('..', import.meta.url));
 const REQUESTS = 2000;
-
-function ask(child: ChildProcess): Promise<{ heap: number; collections: number }> {
-  return new Promise((resolve) => {
-    const onMessage = (m: unknown) => {
-      const answer = m as { heap?: number; collections?: number };
-      if (answer.heap === undefined) return;
-      child.off('message', onMessage);
-      resolve(answer as { heap: number; collections: number });
-    };
-    child.on('message', onMessage);
-    child.send('heap');
-  });
-}
 
 async function measure(script: string, env: Record<string, string>) {
   const child = fork(join(ROOT, script), [], {
@@ -48,7 +34,7 @@ async function measure(script: string, env: Record<string, string>) {
       await load(`${base}${path}`, { seconds: 2, headers: session.headers });
       const perRequest: number[] = [];
       for (let round = 0; round < 7; round++) {
-        const before = await ask(child);
+        const before = await childHeap(child);
         const { default: autocannon } = await import('autocannon');
         await new Promise((resolve, reject) =>
           autocannon(
@@ -56,7 +42,7 @@ async function measure(script: string, env: Record<string, string>) {
             (e, r) => (e ? reject(e) : resolve(r)),
           ),
         );
-        const after = await ask(child);
+        const after = await childHeap(child);
         if (after.collections === before.collections) perRequest.push((after.heap - before.heap) / REQUESTS);
       }
       result[label] = perRequest.length > 0 ? median(perRequest) : Number.NaN;

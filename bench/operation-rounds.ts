@@ -3,7 +3,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { childCpuMicros, median } from './support.js';
+import { childCpuMicros, childHeap, median } from './support.js';
 
 export const CONNECTIONS = 32;
 
@@ -109,19 +109,6 @@ export async function fire(
   };
 }
 
-function heap(child: ChildProcess): Promise<{ heap: number; collections: number }> {
-  return new Promise((resolve) => {
-    const onMessage = (m: unknown) => {
-      const answer = m as { heap?: number; collections?: number };
-      if (answer.heap === undefined) return;
-      child.off('message', onMessage);
-      resolve(answer as { heap: number; collections: number });
-    };
-    child.on('message', onMessage);
-    child.send('heap');
-  });
-}
-
 export async function allocated(
   child: ChildProcess,
   base: string,
@@ -132,9 +119,9 @@ export async function allocated(
   const perRequest: number[] = [];
   for (let round = 0; round < 5 && perRequest.length < 3; round++) {
     await prepare?.(amount);
-    const before = await heap(child);
+    const before = await childHeap(child);
     await fire(child, base, spec, 0, amount);
-    const after = await heap(child);
+    const after = await childHeap(child);
     if (after.collections === before.collections) perRequest.push((after.heap - before.heap) / amount);
   }
   return perRequest.length > 0 ? median(perRequest) : Number.NaN;

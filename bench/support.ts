@@ -74,6 +74,23 @@ export function childCpuMicros(child: ChildProcess): Promise<number> {
   });
 }
 
+/**
+ * A bench server's V8 heap in use and its count of collections so far (servers that answer 'heap'
+ * on their IPC channel: bench/servers/answer-cpu.ts), read between loads.
+ */
+export function childHeap(child: ChildProcess): Promise<{ heap: number; collections: number }> {
+  return new Promise((resolve) => {
+    const onMessage = (m: unknown) => {
+      const answer = m as { heap?: number; collections?: number };
+      if (answer.heap === undefined) return;
+      child.off('message', onMessage);
+      resolve(answer as { heap: number; collections: number });
+    };
+    child.on('message', onMessage);
+    child.send('heap');
+  });
+}
+
 /** `load`, plus the server's CPU (all threads, user + system) per answered request in microseconds. */
 export async function loadWithCpu(
   server: ChildProcess,
