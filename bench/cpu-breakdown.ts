@@ -6,8 +6,10 @@
 // (most of the kernel's, much of V8's) as idle or hides it in the function that called it.
 //
 // Each sample is put in one category by the function it fell in (CATEGORIES, first match wins);
-// a category's samples over the requests answered in the window give its µs per request. Prints
-// one table per operation (category × side) and, for each, the functions whose cost differs most.
+// a category's samples over the requests answered in the window (autocannon's average rate over
+// the load, which starts before the window and ends after it, times the window) give its µs per
+// request. Prints one table per operation (category × side) and, for each, the functions whose
+// cost differs most.
 //
 // `npx tsx bench/cpu-breakdown.ts` (env SECONDS=3 of sampling per side and operation, WARM_SECONDS=4).
 // Needs `perf` (Debian: linux-perf) and permission to sample a child (root, or
