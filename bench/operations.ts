@@ -20,7 +20,7 @@
 // listed as not measured, with the answer it got, and the others go on.
 // Prints one markdown table and the machine's load at the start, after each run and at the end.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -205,7 +205,7 @@ type Pool = Map<string, [Round[], Round[]]>;
  * Every server process is killed at the end: the next run starts its own (a process keeps its
  * own speed through its life, so pooling runs pools processes, not only rounds).
  */
-async function run(index: number, pool: Pool): Promise<Case[]> {
+async function run(index: number, pool: Pool): Promise<{ list: Case[]; dir: string }> {
   const receiver = await startChild('./servers/webhook-receiver.ts');
   const sandbox = await startChild('./servers/sandbox.ts', {
     ACCESS_LOG: 'pretty',
@@ -220,9 +220,9 @@ async function run(index: number, pool: Pool): Promise<Case[]> {
       ONLY && !ONLY.some((o) => 'POST /loans'.includes(o)) ? 1 : (ROUNDS + 1) * LOAN_BATCH + 10,
     );
     const list = ONLY ? all.filter((c) => ONLY.some((o) => c.label.includes(o))) : all;
-    const file = join(mkdtempSync(join(tmpdir(), 'bench-ops-')), 'answers.json');
+    const dir = mkdtempSync(join(tmpdir(), 'bench-ops-'));
+    const file = join(dir, 'answers.json');
     writeFileSync(file, JSON.stringify(await answers(s, list)));
-    answersFile = file;
     const bare = await startChild('./servers/bare-operations.ts', { OPERATIONS_FILE: file });
     children.push(bare.child);
     const sides = [
@@ -259,34 +259,34 @@ async function run(index: number, pool: Pool): Promise<Case[]> {
         }
       }
     }
-    return list;
+    return { list, dir };
   } finally {
     for (const child of children) child.kill();
   }
 }
-
-/** The answers file of the last run: the allocation pass's bare app answers from it. */
-let answersFile = '';
 
 async function main() {
   const startedAt = new Date();
   const loadBefore = load();
   buildDist();
   const pool: Pool = new Map();
-  /** The last run's cases: the allocation pass's bare app answers what that run's sandbox did. */
-  let list: Case[] = [];
+  /** The last run's cases and answers: the allocation pass's bare app answers what that run's sandbox did. */
+  let last = { list: [] as Case[], dir: '' };
   const loads: string[] = [];
   for (let index = 0; index < RUNS; index++) {
-    list = await run(index, pool);
+    if (last.dir) rmSync(last.dir, { recursive: true, force: true });
+    last = await run(index, pool);
     loads.push(loadavg()[0]?.toFixed(2) ?? '?');
   }
+  const list = last.list;
   const loadAfterRuns = load();
   const labels = list.map((c) => c.label);
   const writes = new Set(list.filter((c) => c.write).map((c) => c.label));
   const bytes = await allocation(
     list.filter((c) => !failed.has(c.label)),
-    answersFile,
+    join(last.dir, 'answers.json'),
   );
+  rmSync(last.dir, { recursive: true, force: true });
   const rows = labels.map((label) => {
     const why = failed.get(label);
     if (why !== undefined) {
